@@ -226,6 +226,11 @@ export interface StreamingToolContext extends McpRequestContext {
   comment(text: string): void;
   /** Session-ful only: send a server-to-client request on this stream and await the client's POSTed reply. */
   request(method: string, params?: JsonObject, options?: { timeoutMs?: number }): Promise<JsonObject>;
+  /**
+   * Resolves when the SSE body has room again (the consumer pulled). Producers that emit many frames
+   * should await it to respect backpressure; it resolves at once when the response is plain JSON.
+   */
+  ready?(): Promise<void>;
 }
 
 export type ToolHandler = (args: JsonObject, ctx: McpRequestContext) => Promise<ToolResult>;
@@ -240,6 +245,14 @@ export interface StreamingToolOptions {
   shouldStream?: (ctx: McpRequestContext) => boolean;
   /** Comment written first on the stream, after the priming event (if any). */
   leadingComment?: string;
+  /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
+  timeoutMs?: number;
+}
+
+/** Options for `McpServer.registerTool`. */
+export interface ToolOptions {
+  /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
+  timeoutMs?: number;
 }
 
 export type ResourceHandler = (uri: string, ctx: McpRequestContext) => Promise<ResourceContent[]>;
@@ -397,4 +410,12 @@ export interface McpServerOptions {
   clock?: () => number;
   /** Injected for deterministic tests. @default 128-bit CSPRNG ids */
   newSessionId?: () => string;
+  /** Stream ids of the default in-memory stream store. @default 128-bit CSPRNG ids */
+  newStreamId?: () => string;
+  /** Items per page on every list method. @default 50 */
+  pageSize?: number;
+  /** Time kept back from `ctx.deadline` when aborting work, so the final frame still fits. @default 500 */
+  deadlineReserveMs?: number;
+  /** How often a replay GET polls the stream store while the stream is still open. @default 250 */
+  replayPollMs?: number;
 }

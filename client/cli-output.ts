@@ -1,0 +1,146 @@
+/**
+ * What the CLI prints: one line per streamed event, then a summary of the final result, as text or as
+ * JSON lines. Provisional pages and the authoritative result are labelled as such (contract §4–§5).
+ */
+import type {
+  ProtocolViolation,
+  ProvisionalPage,
+  SourceRef,
+  SourceResultsOutcome,
+  SourceTerminal,
+} from './source-results-types.js';
+
+/** Where the CLI writes (injected so tests capture it). */
+export interface CliIo {
+  stdout: (line: string) => void;
+  stderr: (line: string) => void;
+}
+
+const label = (s: SourceRef): string => `${s.source_type}/${s.source_identity}`;
+const ms = (elapsedMs: number): string => `+${String(elapsedMs).padStart(6)} ms`;
+
+/** Prints one provisional page (time since start, source, pageIndex, record count, status). */
+export function printPage(io: CliIo, json: boolean, page: ProvisionalPage): void {
+  if (json)
+    io.stdout(
+      JSON.stringify({
+        event: 'page',
+        t_ms: page.elapsedMs,
+        source: page.source,
+        pageIndex: page.pageIndex,
+        records: page.records.length,
+        status: 'page',
+        sequence: page.sequence,
+        provisional: true,
+      }),
+    );
+  else
+    io.stdout(
+      `${ms(page.elapsedMs)}  ${label(page.source)}  pageIndex=${page.pageIndex}  records=${page.records.length}  page (provisional)`,
+    );
+}
+
+/** Prints a source's `complete` or `error` terminal. */
+export function printTerminal(io: CliIo, json: boolean, terminal: SourceTerminal): void {
+  if (json) {
+    const line: Record<string, unknown> = {
+      event: terminal.status,
+      t_ms: terminal.elapsedMs,
+      source: terminal.source,
+      pageIndex: terminal.pageIndex,
+      records: 0,
+      status: terminal.status,
+      sequence: terminal.sequence,
+    };
+    if (terminal.errorCode !== undefined) line.code = terminal.errorCode;
+    io.stdout(JSON.stringify(line));
+    return;
+  }
+  const code = terminal.errorCode !== undefined ? `  code=${terminal.errorCode}` : '';
+  io.stdout(
+    `${ms(terminal.elapsedMs)}  ${label(terminal.source)}  pageIndex=${terminal.pageIndex}  records=0  ${terminal.status}${code}`,
+  );
+}
+
+/** Prints a detected contract breach. */
+export function printViolation(io: CliIo, json: boolean, violation: ProtocolViolation): void {
+  if (json) io.stdout(JSON.stringify({ event: 'violation', ...violation }));
+  else io.stderr(`protocol violation (${violation.kind}): ${violation.message}`);
+}
+
+/** The summary of the final result; `withResult` also prints the result body (non-stream mode). */
+export function printOutcome(
+  io: CliIo,
+  json: boolean,
+  outcome: SourceResultsOutcome,
+  withResult: boolean,
+): void {
+  const pages = outcome.observedPages.length;
+  if (!outcome.confirmed) {
+    if (json)
+      io.stdout(
+        JSON.stringify({
+          event: 'final',
+          confirmed: false,
+          reason: outcome.reason,
+          cause: outcome.cause,
+          observed_pages: pages,
+          violations: outcome.violations.length,
+        }),
+      );
+    else
+      io.stdout(
+        `final: NO CONFIRMED RESULT (${outcome.cause}); ${pages} provisional page(s) observed — apply the operation's retry rules`,
+      );
+    return;
+  }
+  const summary: Record<string, unknown> = {
+    event: 'final',
+    confirmed: true,
+    delivery: outcome.delivery,
+    isError: outcome.isError,
+    completeness: outcome.completeness ?? null,
+    result_count: outcome.resultCount ?? null,
+    records: outcome.records?.length ?? null,
+    source_errors: outcome.sourceErrors,
+    observed_pages: pages,
+  };
+  if (outcome.resultType !== undefined) summary.resultType = outcome.resultType;
+  if (outcome.error !== undefined)
+    summary.error = { code: outcome.error.code, message: outcome.error.message };
+  const body = bodyOf(outcome);
+  if (json) {
+    if (withResult) summary.result = body;
+    io.stdout(JSON.stringify(summary));
+    return;
+  }
+  if (withResult && body !== undefined) io.stdout(JSON.stringify(body, null, 2));
+  if (outcome.error !== undefined) {
+    io.stdout(`final: JSON-RPC error ${outcome.error.code}: ${outcome.error.message}`);
+    return;
+  }
+  const parts = [`final: confirmed (${outcome.delivery})`, `isError=${outcome.isError}`];
+  if (outcome.completeness !== undefined) parts.push(`completeness=${outcome.completeness}`);
+  if (outcome.resultCount !== undefined) parts.push(`result_count=${outcome.resultCount}`);
+  if (outcome.resultType !== undefined) parts.push(`resultType=${outcome.resultType}`);
+  if (pages > 0) parts.push(`provisional pages observed=${pages} (replaced by the final records)`);
+  io.stdout(parts.join('  '));
+  for (const e of outcome.sourceErrors) io.stdout(`  source_error  ${label(e.source)}  ${e.code}`);
+}
+
+/** The part of a result worth printing: structured content when present, else the whole result. */
+function bodyOf(outcome: SourceResultsOutcome & { confirmed: true }): unknown {
+  if (outcome.result === undefined) return undefined;
+  return outcome.result.structuredContent ?? outcome.result;
+}
+
+/**
+ * Exit code of a tool call: 0 confirmed complete (or a successful non-federated tool), 3 confirmed
+ * partial, 1 other confirmed tool error, 2 a JSON-RPC error or protocol violations, 4 no confirmed result.
+ */
+export function exitCodeOf(outcome: SourceResultsOutcome): number {
+  if (!outcome.confirmed) return 4;
+  if (outcome.violations.length > 0 || outcome.error !== undefined) return 2;
+  if (outcome.completeness === 'partial') return 3;
+  return outcome.isError ? 1 : 0;
+}

@@ -1,0 +1,170 @@
+/**
+ * Platform configuration from environment variables (DESIGN §6), read once at cold start. `loadConfig`
+ * is pure: it takes the environment as an argument, never writes `process.env`, and collects every problem
+ * into one `ConfigError` so an operator fixes them in one deploy.
+ */
+import { ConfigError } from './errors.js';
+
+/** One DynamoDB-backed store: its table (absent locally = in-memory) and sliding TTL. */
+export interface StoreConfig {
+  tableName?: string;
+  ttlMinutes: number;
+}
+
+/** Bearer token validation (OAuth 2.1 resource server, mcp-2026-notes §2.2). */
+export interface AuthConfig {
+  issuer: string;
+  audience: string;
+  jwksUrl: URL;
+}
+
+/** The validated configuration. */
+export interface PlatformConfig {
+  /** True inside a managed Lambda runtime (`AWS_EXECUTION_ENV=AWS_Lambda_*`); stricter rules apply. */
+  deployed: boolean;
+  /** `MCP_ENDPOINT`: public URL of the platform endpoint (resource metadata, request origin). */
+  endpoint?: URL;
+  sessions: StoreConfig;
+  streams: StoreConfig;
+  tasks: StoreConfig;
+  /** `MCP_ALLOWED_ORIGINS` @default ['https://claude.ai', 'https://claude.com'] */
+  allowedOrigins: string[];
+  /** `BOS_DIRECTORY_TABLE`; absent = the embedded demo directory. */
+  directoryTable?: string;
+  /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
+  deadlineReserveMs: number;
+  auth?: AuthConfig;
+  /** `AWS_ENDPOINT_URL_DYNAMODB` (DynamoDB Local); the SDK's own variable, validated here. */
+  dynamoDbEndpoint?: string;
+  /** `AWS_REGION` (set by Lambda). */
+  region?: string;
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+// DynamoDB table names: 3-255 of [a-zA-Z0-9_.-] (DynamoDB developer guide, "Naming rules").
+const TABLE_NAME = /^[A-Za-z0-9_.-]{3,255}$/;
+
+/** Reads values and records problems instead of throwing at the first one. */
+class EnvReader {
+  readonly problems: string[] = [];
+  constructor(readonly env: Env) {}
+
+  text(name: string): string | undefined {
+    const value = this.env[name]?.trim();
+    return value === undefined || value === '' ? undefined : value;
+  }
+
+  integer(name: string, fallback: number, min: number, max: number): number {
+    const raw = this.text(name);
+    if (raw === undefined) return fallback;
+    const value = /^\d+$/.test(raw) ? Number(raw) : NaN;
+    if (Number.isSafeInteger(value) && value >= min && value <= max) return value;
+    this.problems.push(`${name} must be a whole number from ${min} to ${max}, got "${raw}"`);
+    return fallback;
+  }
+
+  url(name: string, deployed: boolean): URL | undefined {
+    const raw = this.text(name);
+    if (raw === undefined) return undefined;
+    let url: URL;
+    try {
+      url = new URL(raw);
+    } catch {
+      this.problems.push(`${name} must be an absolute URL, got "${raw}"`);
+      return undefined;
+    }
+    const local = url.hostname === 'localhost' || url.hostname === '127.0.0.1';
+    if (url.protocol !== 'https:' && !(url.protocol === 'http:' && (local || !deployed)))
+      this.problems.push(`${name} must use https, got "${raw}"`);
+    return url;
+  }
+
+  table(name: string): string | undefined {
+    const raw = this.text(name);
+    if (raw !== undefined && !TABLE_NAME.test(raw))
+      this.problems.push(`${name} must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "${raw}"`);
+    return raw;
+  }
+
+  origins(name: string, fallback: string[]): string[] {
+    const raw = this.text(name);
+    if (raw === undefined) return fallback;
+    const origins = raw
+      .split(',')
+      .map((o) => o.trim())
+      .filter((o) => o !== '');
+    for (const origin of origins) {
+      let valid = false;
+      try {
+        valid = new URL(origin).origin === origin;
+      } catch {
+        valid = false;
+      }
+      if (!valid)
+        this.problems.push(`${name} entries must be origins like https://claude.ai, got "${origin}"`);
+    }
+    if (origins.length === 0) this.problems.push(`${name} must list at least one origin`);
+    return origins;
+  }
+
+  require(deployed: boolean, ...names: string[]): void {
+    if (!deployed) return;
+    for (const name of names)
+      if (this.text(name) === undefined) this.problems.push(`${name} is required when deployed`);
+  }
+}
+
+function store(reader: EnvReader, prefix: 'SESSION' | 'STREAM' | 'TASK', ttlDefault: number): StoreConfig {
+  const tableName = reader.table(`MCP_${prefix}_TABLE`);
+  // One week cap: longer sliding sessions are a leak, not a feature.
+  const ttlMinutes = reader.integer(`MCP_${prefix}_TTL_MINUTES`, ttlDefault, 1, 10_080);
+  return tableName === undefined ? { ttlMinutes } : { tableName, ttlMinutes };
+}
+
+function auth(reader: EnvReader, deployed: boolean): AuthConfig | undefined {
+  const names = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL'] as const;
+  const present = names.filter((n) => reader.text(n) !== undefined);
+  if (present.length > 0 && present.length < names.length && !deployed) {
+    const missing = names.filter((n) => !present.includes(n));
+    reader.problems.push(`${missing.join(', ')} must be set together with ${present.join(', ')}`);
+  }
+  reader.require(deployed, ...names);
+  const issuer = reader.text('AUTH_ISSUER');
+  const audience = reader.text('AUTH_AUDIENCE');
+  const jwksUrl = reader.url('AUTH_JWKS_URL', deployed);
+  return issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : undefined;
+}
+
+/**
+ * Validates the environment. Throws `ConfigError` listing every problem.
+ * @param env usually `process.env`; passed in so tests and the local stack need no global state.
+ */
+export function loadConfig(env: Env): PlatformConfig {
+  const reader = new EnvReader(env);
+  const deployed = reader.text('AWS_EXECUTION_ENV')?.startsWith('AWS_Lambda_') ?? false;
+  // Deployed sessions must survive across Lambda instances, so memory is not an option there.
+  reader.require(deployed, 'MCP_ENDPOINT', 'MCP_SESSION_TABLE');
+  const endpoint = reader.url('MCP_ENDPOINT', deployed);
+  const config: PlatformConfig = {
+    deployed,
+    sessions: store(reader, 'SESSION', 60),
+    streams: store(reader, 'STREAM', 60),
+    tasks: store(reader, 'TASK', 10),
+    allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
+    deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+  };
+  const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
+  const authConfig = auth(reader, deployed);
+  const dynamoDbEndpoint = reader.url('AWS_ENDPOINT_URL_DYNAMODB', false)?.toString();
+  const region = reader.text('AWS_REGION');
+  if (reader.problems.length > 0) throw new ConfigError(reader.problems);
+  return {
+    ...config,
+    ...(endpoint === undefined ? {} : { endpoint }),
+    ...(directoryTable === undefined ? {} : { directoryTable }),
+    ...(authConfig === undefined ? {} : { auth: authConfig }),
+    ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
+    ...(region === undefined ? {} : { region }),
+  };
+}

@@ -1,0 +1,32 @@
+import type { Principal } from '../../mcp/types.js';
+import type { ContextGrant, Directory } from './types.js';
+
+/** Data of an in-memory directory: the contexts, and which subjects hold which of them. */
+export interface InMemoryDirectoryOptions {
+  contexts: readonly ContextGrant[];
+  /** subject (token `sub`) → handles granted to it. */
+  grants: Readonly<Record<string, readonly string[]>>;
+}
+
+/** A {@link Directory} over fixed data (the embedded demo directory, tests). */
+export function createInMemoryDirectory(options: InMemoryDirectoryOptions): Directory {
+  const byHandle = new Map(options.contexts.map((grant) => [grant.context.context_handle, grant]));
+  // A Map, not the options object, so a subject such as `__proto__` cannot reach prototype keys.
+  const bySubject = new Map(Object.entries(options.grants));
+
+  const granted = (principal: Principal): ContextGrant[] =>
+    (bySubject.get(principal.subject) ?? []).flatMap((handle) => {
+      const grant = byHandle.get(handle);
+      return grant === undefined ? [] : [grant];
+    });
+
+  return {
+    contextsFor(principal) {
+      return Promise.resolve(granted(principal));
+    },
+    find(principal, contextHandle) {
+      // One path for "unknown" and "not granted": both end as undefined (DESIGN §5).
+      return Promise.resolve(granted(principal).find((g) => g.context.context_handle === contextHandle));
+    },
+  };
+}

@@ -1,0 +1,11 @@
+export {
+  DEFAULT_CONTRACT_URI,
+  MAX_CONCURRENT_SOURCES,
+  negotiatesSourceResults,
+  PAGE_SIZE,
+  SOURCE_RESULTS_EXTENSION,
+  sourceResultsCapability,
+} from './negotiation.js';
+export { contextObject, createSourceResultNotifier, SOURCE_RESULT_METHOD } from './source-result-notifier.js';
+export type { SourceResultEvent } from './source-result-notifier.js';
+export { structuredText } from './text-content.js';

@@ -1,0 +1,44 @@
+/**
+ * The BOS platform app (DESIGN §5): principals, the directory of contexts, the bos_* and direct
+ * federated tools, and the `bos/source-results/v1` streaming extension.
+ */
+export {
+  createDemoDirectory,
+  createInMemoryDirectory,
+  DEMO_PEOPLE_CONTEXT_HANDLE,
+  DEMO_SALES_CONTEXT_HANDLE,
+  DEMO_SOURCE_IDS,
+  DEMO_SOURCE_TIMEOUT_MS,
+} from './directory/index.js';
+export type { ContextGrant, Directory, InMemoryDirectoryOptions, PublicContext } from './directory/index.js';
+export { AuthError, BosConfigError } from './errors.js';
+export type { AuthErrorCode } from './errors.js';
+export {
+  DEFAULT_CONTRACT_URI,
+  MAX_CONCURRENT_SOURCES,
+  negotiatesSourceResults,
+  PAGE_SIZE,
+  SOURCE_RESULT_METHOD,
+  SOURCE_RESULTS_EXTENSION,
+  sourceResultsCapability,
+} from './extension/index.js';
+export { OPERATIONS } from './operations/index.js';
+export type { OperationDef, OperationEffect } from './operations/index.js';
+export { createBosPlatform } from './platform.js';
+export type { BosPlatform, BosPlatformOptions } from './platform.js';
+export {
+  authenticate,
+  BOS_READ_SCOPE,
+  createJwtVerifier,
+  protectedResourceMetadata,
+  resourceMetadataPaths,
+  resourceMetadataUrl,
+} from './principals/index.js';
+export type {
+  AuthenticateOptions,
+  AuthOutcome,
+  JwtVerifierOptions,
+  ProtectedResourceMetadata,
+  TokenVerifier,
+} from './principals/index.js';
+export { IDENTITY_CONTRACT_VERSION } from './tools/index.js';

@@ -1,0 +1,41 @@
+import { Ajv } from 'ajv';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { InvalidParamsError } from '../../mcp/errors.js';
+import type { JsonObject, JsonValue } from '../../mcp/types.js';
+
+/**
+ * Validates tool arguments against a JSON Schema and answers -32602 with a safe summary on failure.
+ * One ajv instance and one compiled validator per schema object, made lazily on first use (no
+ * import-time work, STYLE habit 6).
+ */
+export function createArgumentValidator(): (schema: JsonObject, args: JsonValue | undefined) => JsonObject {
+  let ajv: Ajv | undefined;
+  const compiled = new WeakMap<JsonObject, ValidateFunction>();
+
+  return (schema, args) => {
+    ajv ??= new Ajv({ allErrors: false, strict: true });
+    let validate = compiled.get(schema);
+    if (validate === undefined) {
+      validate = ajv.compile(schema);
+      compiled.set(schema, validate);
+    }
+    const value = args ?? {};
+    if (!validate(value)) throw new InvalidParamsError(`Invalid arguments: ${describe(validate.errors)}`);
+    return value as JsonObject;
+  };
+}
+
+/**
+ * The first error as `<path> <message>`; ajv's messages name schema keywords and limits, never the
+ * submitted value, so the summary is safe to send.
+ */
+function describe(errors: ErrorObject[] | null | undefined): string {
+  const first = errors?.[0];
+  if (first === undefined) return 'does not match the input schema';
+  const where = first.instancePath === '' ? 'arguments' : `arguments${first.instancePath}`;
+  const extra =
+    first.keyword === 'additionalProperties'
+      ? ` (${String((first.params as { additionalProperty?: unknown }).additionalProperty)})`
+      : '';
+  return `${where} ${first.message ?? 'is invalid'}${extra}`;
+}

@@ -1,0 +1,98 @@
+import type { Principal } from '../../mcp/types.js';
+import { AuthError } from '../errors.js';
+import { BOS_READ_SCOPE } from './resource-metadata.js';
+import type { TokenVerifier } from './token-verifier.js';
+
+/** Result of {@link authenticate}: the caller, or the finished refusal to send. */
+export type AuthOutcome =
+  | { ok: true; principal: Principal }
+  | { ok: false; response: Response; error: AuthError };
+
+/** Options of {@link authenticate}. */
+export interface AuthenticateOptions {
+  /** RFC 9728 metadata URL named in every challenge (see `resourceMetadataUrl`). */
+  metadataUrl: string;
+  /** Scope every caller must hold. @default 'bos.read' */
+  requiredScope?: string;
+}
+
+/**
+ * JSON-RPC codes for HTTP-level auth refusals, in the implementation-defined server range and apart
+ * from the runtime's own (-32001 is its request timeout).
+ */
+export const UNAUTHORIZED_CODE = -32011;
+export const FORBIDDEN_CODE = -32013;
+
+/**
+ * Authenticates a request by its `Authorization: Bearer` header.
+ *
+ * - no token → 401 `WWW-Authenticate: Bearer resource_metadata="…"` (MCP authorization: discovery hint);
+ * - bad token → 401 with `error="invalid_token"` (RFC 6750 §3.1);
+ * - missing scope → 403 with `error="insufficient_scope", scope="bos.read"` (RFC 6750 §3.1).
+ *
+ * The body is a JSON-RPC error with id null saying why, because API Gateway REST renames
+ * `WWW-Authenticate` (mcp-2026-notes §3.2) and the body is then the only explanation a client sees.
+ * The token is never logged, echoed or passed on.
+ */
+export async function authenticate(
+  request: Request,
+  verifier: TokenVerifier,
+  options: AuthenticateOptions,
+): Promise<AuthOutcome> {
+  const scope = options.requiredScope ?? BOS_READ_SCOPE;
+  const refuse = (error: AuthError): AuthOutcome => ({
+    ok: false,
+    error,
+    response: refusal(error, options.metadataUrl, scope),
+  });
+  const token = bearerToken(request.headers.get('authorization'));
+  if (token === undefined) {
+    return refuse(new AuthError('missing_token', 'Authentication required: send a bearer token.'));
+  }
+  let principal: Principal;
+  try {
+    principal = await verifier.verify(token);
+  } catch (caught) {
+    return refuse(
+      caught instanceof AuthError
+        ? caught
+        : new AuthError('invalid_token', 'The token is invalid.', { cause: caught }),
+    );
+  }
+  // Checked here as well as in the verifier, so a verifier configured without a scope still cannot
+  // admit a caller who lacks it.
+  if (!principal.scopes.includes(scope)) {
+    return refuse(new AuthError('insufficient_scope', `The token lacks the ${scope} scope.`));
+  }
+  return { ok: true, principal };
+}
+
+/** `Bearer <token>`, scheme case-insensitive (RFC 7235 §2.1); anything else counts as no token. */
+function bearerToken(header: string | null): string | undefined {
+  const match = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i.exec(header ?? '');
+  return match?.[1];
+}
+
+function refusal(error: AuthError, metadataUrl: string, scope: string): Response {
+  const forbidden = error.code === 'insufficient_scope';
+  const params = [`resource_metadata="${metadataUrl}"`];
+  if (error.code === 'invalid_token') params.unshift('error="invalid_token"');
+  if (forbidden) params.unshift('error="insufficient_scope"', `scope="${scope}"`);
+  const body = {
+    jsonrpc: '2.0',
+    id: null,
+    error: {
+      code: forbidden ? FORBIDDEN_CODE : UNAUTHORIZED_CODE,
+      message: error.message,
+      data: { reason: error.code },
+    },
+  };
+  return new Response(JSON.stringify(body), {
+    status: forbidden ? 403 : 401,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'www-authenticate': `Bearer ${params.join(', ')}`,
+      'cache-control': 'no-store',
+    },
+  });
+}

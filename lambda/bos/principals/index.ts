@@ -1,0 +1,13 @@
+export { authenticate, FORBIDDEN_CODE, UNAUTHORIZED_CODE } from './authenticate.js';
+export type { AuthenticateOptions, AuthOutcome } from './authenticate.js';
+export { createJwtVerifier } from './jwt-verifier.js';
+export type { JwtVerifierOptions } from './jwt-verifier.js';
+export {
+  BOS_READ_SCOPE,
+  protectedResourceMetadata,
+  protectedResourceMetadataResponse,
+  resourceMetadataPaths,
+  resourceMetadataUrl,
+} from './resource-metadata.js';
+export type { ProtectedResourceMetadata } from './resource-metadata.js';
+export type { TokenVerifier } from './token-verifier.js';

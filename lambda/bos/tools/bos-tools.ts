@@ -1,0 +1,116 @@
+import type { JsonObject, StreamingToolHandler, ToolDef } from '../../mcp/types.js';
+import { contextObject } from '../extension/source-result-notifier.js';
+import { OPERATIONS } from '../operations/definitions.js';
+import type { OperationDef } from '../operations/definitions.js';
+import { requireGrant, requireOperation } from './context-access.js';
+import type { BosToolDeps } from './deps.js';
+import { envelopeResult, plainResult } from './results.js';
+import { runOperation } from './run-operation.js';
+
+/** A tool of the platform: its definition and handler. */
+export interface BosTool {
+  def: ToolDef;
+  handler: StreamingToolHandler;
+}
+
+const CONTEXT_HANDLE = { type: 'string', minLength: 1, maxLength: 128, description: 'A handle from bos_list_contexts.' };
+
+/** Every BOS tool states its effect (issue 4); the discovery tools only read the directory. */
+const READ_META: JsonObject = { 'bos/effect': 'read' };
+
+const listContextsDef: ToolDef = {
+  name: 'bos_list_contexts',
+  title: 'List BOS contexts',
+  description: 'List the BOS contexts (organization, application, installation, role) granted to the caller.',
+  inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  _meta: READ_META,
+};
+
+const listToolsDef: ToolDef = {
+  name: 'bos_list_tools',
+  title: 'List BOS operations',
+  description:
+    'List the operations permitted in a BOS context, each with its complete input schema, effect and ' +
+    'whether approval is required.',
+  inputSchema: {
+    type: 'object',
+    properties: { context_handle: CONTEXT_HANDLE },
+    required: ['context_handle'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: false },
+  _meta: READ_META,
+};
+
+const executeDef: ToolDef = {
+  name: 'bos_execute',
+  title: 'Execute a BOS operation',
+  description:
+    'Run an operation permitted in a BOS context. The result is wrapped in the bos-identity-mcp/v2 ' +
+    'envelope with the context it ran in.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      context_handle: CONTEXT_HANDLE,
+      tool_name: { type: 'string', minLength: 1, maxLength: 128, description: 'An operation from bos_list_tools.' },
+      arguments: { type: 'object', description: "Arguments matching the operation's input schema." },
+    },
+    required: ['context_handle', 'tool_name'],
+    additionalProperties: false,
+  },
+  annotations: { readOnlyHint: true, openWorldHint: true },
+  // Every operation the platform implements today is a read; a write operation would need its own
+  // approval flow before bos_execute could run it.
+  _meta: READ_META,
+};
+
+/** `bos_list_contexts`, `bos_list_tools` and `bos_execute`. */
+export function bosTools(deps: BosToolDeps): BosTool[] {
+  const listContexts: StreamingToolHandler = async (args, ctx) => {
+    deps.validate(listContextsDef.inputSchema, args);
+    const grants = ctx.principal ? await deps.directory.contextsFor(ctx.principal) : [];
+    return plainResult({ contexts: grants.map((g) => contextObject(g.context)) }, ctx);
+  };
+
+  const listTools: StreamingToolHandler = async (args, ctx) => {
+    const { context_handle } = deps.validate(listToolsDef.inputSchema, args) as { context_handle: string };
+    const grant = await requireGrant(deps, ctx, context_handle);
+    const tools = grant.operations.flatMap((name) => {
+      const operation = OPERATIONS.get(name);
+      return operation === undefined ? [] : [describeOperation(operation)];
+    });
+    return plainResult({ context: contextObject(grant.context), tools }, ctx);
+  };
+
+  const execute: StreamingToolHandler = async (args, ctx) => {
+    const request = deps.validate(executeDef.inputSchema, args) as {
+      context_handle: string;
+      tool_name: string;
+      arguments?: JsonObject;
+    };
+    const grant = await requireGrant(deps, ctx, request.context_handle);
+    const operation = requireOperation(grant, request.tool_name);
+    const operationArgs = deps.validate(operation.inputSchema, request.arguments ?? {});
+    const result = await runOperation(deps, operation, operationArgs, grant, ctx);
+    return envelopeResult(result, grant.context, ctx);
+  };
+
+  return [
+    { def: listContextsDef, handler: listContexts },
+    { def: listToolsDef, handler: listTools },
+    { def: executeDef, handler: execute },
+  ];
+}
+
+/** An operation as `bos_list_tools` lists it. */
+function describeOperation(operation: OperationDef): JsonObject {
+  return {
+    name: operation.name,
+    description: operation.description,
+    input_schema: operation.inputSchema,
+    effect: operation.effect,
+    approval_required: operation.approvalRequired,
+  };
+}
+

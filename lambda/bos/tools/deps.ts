@@ -1,0 +1,20 @@
+import type { SourceAdapter } from '../../federation/index.js';
+import type { JsonObject, JsonValue, Logger } from '../../mcp/types.js';
+import type { Directory } from '../directory/types.js';
+
+/** What the BOS tools need from the composition root. */
+export interface BosToolDeps {
+  directory: Directory;
+  /** Source id (as named by a context) → adapter. A context can only read the ids it lists. */
+  sources: ReadonlyMap<string, SourceAdapter>;
+  /** Validates arguments against a schema; throws -32602. */
+  validate: (schema: JsonObject, args: JsonValue | undefined) => JsonObject;
+  /** Time kept back from the invocation deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`). */
+  deadlineReserveMs: number;
+  /** Budget of one operation, before the invocation deadline caps it. */
+  operationTimeoutMs: number;
+  /** Per-source timeout when neither the adapter nor the context sets one. */
+  sourceTimeoutMs: number;
+  logger: Logger;
+  clock: () => number;
+}

@@ -1,0 +1,44 @@
+import { ToolError } from '../../mcp/errors.js';
+import type { StreamingToolHandler, ToolDef } from '../../mcp/types.js';
+import { OPERATIONS } from '../operations/definitions.js';
+import type { OperationDef } from '../operations/definitions.js';
+import type { BosTool } from './bos-tools.js';
+import { requireDefaultGrant } from './context-access.js';
+import type { BosToolDeps } from './deps.js';
+import { directResult } from './results.js';
+import { runOperation } from './run-operation.js';
+
+/**
+ * The federated read operations registered as MCP tools of their own, run in the caller's default
+ * context (DESIGN §5). The grant is looked up on every call.
+ */
+export function directTools(deps: BosToolDeps): BosTool[] {
+  return [...OPERATIONS.values()].map((operation) => ({
+    def: directDef(operation),
+    handler: directHandler(deps, operation),
+  }));
+}
+
+function directDef(operation: OperationDef): ToolDef {
+  return {
+    name: operation.name,
+    description: `${operation.description} Runs in the caller's default BOS context.`,
+    inputSchema: operation.inputSchema,
+    annotations: { readOnlyHint: operation.effect === 'read', openWorldHint: true },
+    _meta: { 'bos/effect': operation.effect },
+  };
+}
+
+function directHandler(deps: BosToolDeps, operation: OperationDef): StreamingToolHandler {
+  return async (args, ctx) => {
+    const validArgs = deps.validate(operation.inputSchema, args);
+    const grant = await requireDefaultGrant(deps, ctx);
+    if (!grant.operations.includes(operation.name)) {
+      throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {
+        code: 'operation_not_permitted',
+      });
+    }
+    const result = await runOperation(deps, operation, validArgs, grant, ctx);
+    return directResult(result, ctx);
+  };
+}

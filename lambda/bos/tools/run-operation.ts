@@ -1,0 +1,84 @@
+import { runFederation } from '../../federation/index.js';
+import type { FederationEvent, FederationResult, SourceAdapter } from '../../federation/index.js';
+import type { JsonObject, McpRequestContext, StreamingToolContext } from '../../mcp/types.js';
+import type { ContextGrant } from '../directory/types.js';
+import { MAX_CONCURRENT_SOURCES, negotiatesSourceResults, PAGE_SIZE } from '../extension/negotiation.js';
+import { createSourceResultNotifier } from '../extension/source-result-notifier.js';
+import type { OperationDef } from '../operations/definitions.js';
+import type { BosToolDeps } from './deps.js';
+
+/**
+ * Runs a federated operation in a context and returns the authoritative result. When the invocation
+ * negotiated `bos/source-results/v1`, every engine event becomes one source notification on the open
+ * stream before the final frame (contract §3–§5).
+ */
+export async function runOperation(
+  deps: BosToolDeps,
+  operation: OperationDef,
+  args: JsonObject,
+  grant: ContextGrant,
+  ctx: McpRequestContext | StreamingToolContext,
+): Promise<FederationResult> {
+  const sources = grant.sourceIds.map((id) => adapterFor(deps, id));
+  const onEvent =
+    'notify' in ctx && negotiatesSourceResults(ctx) ? sourceResultSink(ctx, grant) : undefined;
+
+  const result = await runFederation({
+    sources,
+    query: operation.toQuery(args),
+    pageSize: PAGE_SIZE,
+    maxConcurrentSources: MAX_CONCURRENT_SOURCES,
+    deadline: operationDeadline(deps, ctx),
+    sourceTimeoutMs: grant.sourceTimeoutMs ?? deps.sourceTimeoutMs,
+    signal: ctx.signal,
+    clock: deps.clock,
+    onEvent,
+    onLog: (entry) => deps.logger.warn(`federation.${entry.event}`, { ...entry }),
+  });
+  deps.logger.info('bos.operation.finished', {
+    operation: operation.name,
+    sources: sources.length,
+    completeness: result.metadata.completeness,
+    result_count: result.metadata.result_count,
+    source_errors: result.metadata.source_errors.map((e) => e.error.code),
+  });
+  return result;
+}
+
+/**
+ * Engine events → source notifications. The returned promise is the stream's backpressure: the engine
+ * pulls no further provider page for that source until the SSE consumer has room (STYLE habit 5).
+ */
+function sourceResultSink(
+  ctx: StreamingToolContext,
+  grant: ContextGrant,
+): (event: FederationEvent) => Promise<void> | undefined {
+  const notify = createSourceResultNotifier(ctx.requestId, grant.context, (n) => ctx.notify(n));
+  return (event) => {
+    notify({
+      status: event.type,
+      source: event.source,
+      pageIndex: event.pageIndex,
+      records: event.type === 'page' ? event.records : undefined,
+      code: event.type === 'error' ? event.code : undefined,
+    });
+    return ctx.ready?.();
+  };
+}
+
+/**
+ * Operation budget = min(operation deadline, invocation deadline − reserve) (DESIGN §4): the reserve
+ * keeps time to merge and write the final frame before Lambda stops the function.
+ */
+function operationDeadline(deps: BosToolDeps, ctx: McpRequestContext): number {
+  const own = deps.clock() + deps.operationTimeoutMs;
+  return ctx.deadline === undefined ? own : Math.min(own, ctx.deadline - deps.deadlineReserveMs);
+}
+
+function adapterFor(deps: BosToolDeps, sourceId: string): SourceAdapter {
+  const adapter = deps.sources.get(sourceId);
+  // A context naming a source the deployment has no adapter for is a configuration fault: a plain
+  // Error becomes the runtime's generic internal error, with the detail only in our log.
+  if (adapter === undefined) throw new Error(`no adapter configured for source ${sourceId}`);
+  return adapter;
+}

@@ -1,0 +1,295 @@
+/**
+ * The fan-out engine (DESIGN §4): bounded concurrency in a stable order, per-source timeouts, one operation
+ * budget, exactly one terminal per source, and the authoritative final merge.
+ */
+import { FederationError } from './errors.js';
+import type { FederationErrorCode } from './errors.js';
+import type { FederationEvent } from './events.js';
+import { validateOptions } from './options.js';
+import type { FederationOptions } from './options.js';
+import type { SourceAdapter } from './port.js';
+import { planFor } from './query-plan.js';
+import type { QueryPlan } from './query-plan.js';
+import { readSource } from './source-reader.js';
+import type { ReadOutcome } from './source-reader.js';
+import { formatObservedAt } from './timestamps.js';
+import type {
+  FederatedRecord,
+  FederationMetadata,
+  FederationResult,
+  SourceErrorCode,
+  SourceRef,
+} from './types.js';
+import type { NormalizedRecord } from './validate.js';
+
+interface SourceState {
+  readonly adapter: SourceAdapter;
+  pageIndex: number;
+  started: boolean;
+  /** Whether any of its records reached the final merge (even without a published page, for get_person). */
+  contributed: boolean;
+  controller?: AbortController;
+  timer?: ReturnType<typeof setTimeout>;
+  terminal?: { readonly code: SourceErrorCode | undefined; readonly at: number };
+}
+
+const compareSources = (a: SourceRef, b: SourceRef) =>
+  a.source_type < b.source_type
+    ? -1
+    : a.source_type > b.source_type
+      ? 1
+      : a.source_identity < b.source_identity
+        ? -1
+        : a.source_identity > b.source_identity
+          ? 1
+          : 0;
+
+const timeoutReason = () => new DOMException('source time ran out', 'TimeoutError');
+
+class FederationRun {
+  readonly #options: FederationOptions;
+  readonly #plan: QueryPlan;
+  readonly #states: SourceState[];
+  readonly #pageSize: number;
+  readonly #maxConcurrent: number;
+  readonly #clock: () => number;
+  readonly #startedAt: number;
+  readonly #delivered: NormalizedRecord[] = [];
+  readonly #sinkPending = new Set<Promise<void>>();
+  #next = 0;
+  #running = 0;
+  #settled = 0;
+  #deadlinePassed = false;
+  #over = false;
+  #deadlineTimer?: ReturnType<typeof setTimeout>;
+  #resolve!: (result: FederationResult) => void;
+  #reject!: (error: FederationError) => void;
+  readonly #onOuterAbort = () =>
+    this.#fail('operation_aborted', 'the operation was aborted', this.#options.signal?.reason);
+
+  constructor(options: FederationOptions) {
+    this.#options = options;
+    this.#plan = planFor(options.query);
+    this.#states = options.sources.map((adapter) => ({
+      adapter,
+      pageIndex: 0,
+      started: false,
+      contributed: false,
+    }));
+    this.#pageSize = options.pageSize ?? 100;
+    this.#maxConcurrent = options.maxConcurrentSources ?? 8;
+    this.#clock = options.clock ?? Date.now;
+    this.#startedAt = this.#clock();
+  }
+
+  run(): Promise<FederationResult> {
+    const done = new Promise<FederationResult>((resolve, reject) => {
+      this.#resolve = resolve;
+      this.#reject = reject;
+    });
+    const { signal } = this.#options;
+    if (signal?.aborted === true) {
+      this.#onOuterAbort();
+      return done;
+    }
+    signal?.addEventListener('abort', this.#onOuterAbort, { once: true });
+    const budget = this.#options.deadline - Date.now();
+    // A budget already spent starts no read at all: every source ends with source_timeout at pageIndex 0.
+    if (budget <= 0) this.#onDeadline();
+    else this.#deadlineTimer = setTimeout(() => this.#onDeadline(), budget);
+    this.#startMore();
+    this.#maybeFinish();
+    return done;
+  }
+
+  #startMore(): void {
+    while (!this.#deadlinePassed && !this.#over && this.#running < this.#maxConcurrent) {
+      const state = this.#states[this.#next];
+      if (state === undefined) return;
+      this.#next++;
+      this.#start(state);
+    }
+  }
+
+  #start(state: SourceState): void {
+    const { adapter } = state;
+    this.#running++;
+    state.started = true;
+    const controller = new AbortController();
+    state.controller = controller;
+    const timeoutMs = adapter.timeoutMs ?? this.#options.sourceTimeoutMs;
+    const ownDeadline = timeoutMs === undefined ? Infinity : Date.now() + timeoutMs;
+    const deadline = Math.min(this.#options.deadline, ownDeadline);
+    // The operation deadline has its own timer; a per-source timer is only needed when it is earlier.
+    if (ownDeadline < this.#options.deadline)
+      state.timer = setTimeout(
+        () => controller.abort(timeoutReason()),
+        Math.max(0, ownDeadline - Date.now()),
+      );
+    readSource({
+      adapter,
+      query: this.#options.query,
+      plan: this.#plan,
+      pageSize: this.#pageSize,
+      deadline,
+      signal: controller.signal,
+      deliver: (chunk, page) => this.#deliver(state, chunk, page),
+      logFailure: (detail) =>
+        this.#options.onLog?.({ level: 'warn', event: 'source_failed', source: adapter.source, ...detail }),
+    }).then(
+      (outcome) => this.#settle(state, outcome),
+      () => this.#settle(state, { kind: 'error', code: 'source_unavailable' }),
+    );
+  }
+
+  #deliver(
+    state: SourceState,
+    chunk: NormalizedRecord[],
+    page: FederatedRecord[],
+  ): Promise<void> | undefined {
+    if (this.#over || state.controller?.signal.aborted === true) return undefined;
+    for (const record of chunk) this.#delivered.push(record);
+    if (chunk.length > 0) state.contributed = true;
+    if (page.length === 0) return undefined;
+    state.pageIndex++;
+    return this.#emit({
+      type: 'page',
+      source: state.adapter.source,
+      pageIndex: state.pageIndex,
+      records: page,
+    });
+  }
+
+  /** Calls the sink in event order; its promise (never rejecting) is the caller's backpressure. */
+  #emit(event: FederationEvent): Promise<void> | undefined {
+    if (this.#over || this.#options.onEvent === undefined) return undefined;
+    let returned: unknown;
+    try {
+      returned = this.#options.onEvent(event);
+    } catch (error) {
+      this.#fail('sink_failed', 'the event sink threw', error);
+      return undefined;
+    }
+    if (typeof (returned as PromiseLike<void> | undefined)?.then !== 'function') return undefined;
+    const settled = Promise.resolve(returned).then(
+      () => undefined,
+      (error: unknown) => this.#fail('sink_failed', 'the event sink rejected', error),
+    );
+    this.#sinkPending.add(settled);
+    void settled.finally(() => this.#sinkPending.delete(settled));
+    return settled;
+  }
+
+  #settle(state: SourceState, outcome: ReadOutcome): void {
+    if (state.terminal !== undefined) return;
+    clearTimeout(state.timer);
+    this.#running--;
+    if (this.#over) return;
+    // `aborted` without a failed run means this source's time ran out (own timeout or operation deadline).
+    this.#terminal(
+      state,
+      outcome.kind === 'complete' ? undefined : outcome.kind === 'error' ? outcome.code : 'source_timeout',
+    );
+    this.#startMore();
+    this.#maybeFinish();
+  }
+
+  #terminal(state: SourceState, code: SourceErrorCode | undefined): void {
+    state.terminal = { code, at: this.#clock() };
+    this.#settled++;
+    const { source } = state.adapter;
+    const { pageIndex } = state;
+    void this.#emit(
+      code === undefined
+        ? { type: 'complete', source, pageIndex }
+        : { type: 'error', source, pageIndex, code },
+    );
+  }
+
+  #onDeadline(): void {
+    if (this.#over) return;
+    this.#deadlinePassed = true;
+    for (const state of this.#states) {
+      if (state.started) state.controller?.abort(timeoutReason());
+      else this.#terminal(state, 'source_timeout'); // never started: no read to abort (§5 "Operation deadlines remain in force")
+    }
+    this.#maybeFinish();
+  }
+
+  #maybeFinish(): void {
+    if (this.#over || this.#settled < this.#states.length) return;
+    const result = this.#result();
+    this.#finish();
+    // Let the sink take the terminals first, but never past the deadline (a stalled client cannot hold us).
+    const wait = Math.max(0, this.#options.deadline - Date.now());
+    if (this.#sinkPending.size === 0 || wait === 0) {
+      this.#resolve(result);
+      return;
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const budget = new Promise<void>((resolve) => (timer = setTimeout(resolve, wait)));
+    void Promise.race([Promise.all(this.#sinkPending), budget]).then(() => {
+      clearTimeout(timer);
+      this.#resolve(result);
+    });
+  }
+
+  #result(): FederationResult {
+    const records = this.#plan.finalize(this.#delivered);
+    const observed = this.#states.filter((s) => s.terminal?.code === undefined || s.contributed);
+    const failed = this.#states.filter((s) => s.terminal?.code !== undefined);
+    const ordered = (list: SourceState[]) =>
+      [...list].sort((a, b) => compareSources(a.adapter.source, b.adapter.source));
+    const metadata: FederationMetadata = {
+      retrieval_mode: 'live_provider',
+      cache_baseline_applied: false,
+      source_delta_applied: false,
+      completeness: failed.length === 0 ? 'complete' : 'partial',
+      result_count: records.length,
+      observed_at: formatObservedAt(this.#startedAt),
+      provenance: ordered(observed).map(({ adapter: { source }, terminal }) => ({
+        source_type: source.source_type,
+        source_identity: source.source_identity,
+        observed_at: formatObservedAt(terminal?.at ?? this.#startedAt),
+      })),
+      source_errors: ordered(failed).map(({ adapter: { source }, terminal }) => ({
+        source: { source_type: source.source_type, source_identity: source.source_identity },
+        error: { code: terminal?.code ?? 'source_unavailable' },
+      })),
+    };
+    return { records, metadata };
+  }
+
+  /** Stops everything: timers cleared, every read aborted, the outer listener removed. */
+  #finish(reason?: unknown): void {
+    this.#over = true;
+    clearTimeout(this.#deadlineTimer);
+    this.#options.signal?.removeEventListener('abort', this.#onOuterAbort);
+    for (const state of this.#states) {
+      clearTimeout(state.timer);
+      if (state.terminal === undefined) state.controller?.abort(reason);
+    }
+  }
+
+  #fail(code: FederationErrorCode, message: string, cause: unknown): void {
+    if (this.#over) return;
+    this.#finish(cause ?? new DOMException(message, 'AbortError'));
+    this.#reject(new FederationError(code, message, { cause }));
+  }
+}
+
+/**
+ * Runs one federated read across `sources`, emitting pages and terminals through `onEvent`, and resolves
+ * with the authoritative final result by `deadline`. Rejects with {@link FederationError} only when the run
+ * itself fails: invalid options, the caller's signal (client disconnect), or a failing sink.
+ */
+export function runFederation(options: FederationOptions): Promise<FederationResult> {
+  try {
+    validateOptions(options);
+  } catch (error) {
+    return Promise.reject(
+      error instanceof Error ? error : new FederationError('invalid_options', 'invalid options'),
+    );
+  }
+  return new FederationRun(options).run();
+}

@@ -1,0 +1,171 @@
+/**
+ * The operation's identity rules (DESIGN §4): union–find over provenance keys, normalised emails and
+ * normalised phones, then one {@link FederatedRecord} per cluster. The output depends only on the set of
+ * input records, never on their order, so the same inputs give byte-identical JSON.
+ */
+import type { NormalizedRecord } from './validate.js';
+import type { FederatedRecord, IdentityMatch, MatchKind } from './types.js';
+
+/** Orders by provenance key: the tuple (source_type, source_identity, external_id). */
+const byKey = (a: NormalizedRecord, b: NormalizedRecord) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+
+/** Scalar precedence: latest `observed_at` first, ties by provenance key (DESIGN §4). */
+const byPrecedence = (a: NormalizedRecord, b: NormalizedRecord) => b.observedMs - a.observedMs || byKey(a, b);
+
+/** A total order on two versions of the same provenance key; only ties on `observed_at` need the slow part. */
+function isNewer(candidate: NormalizedRecord, current: NormalizedRecord): boolean {
+  if (candidate.observedMs !== current.observedMs) return candidate.observedMs > current.observedMs;
+  return canonical(candidate) > canonical(current);
+}
+
+const canonical = (r: NormalizedRecord) =>
+  JSON.stringify([r.entry, r.display_name, r.email, r.phone, r.lifecycle, r.attributes]);
+
+/**
+ * Drops repeated provenance keys (a provider may return one record on two pages): the newest version wins,
+ * so "duplicates dropped" never depends on arrival order.
+ */
+export function dedupeByKey(records: readonly NormalizedRecord[]): NormalizedRecord[] {
+  const byKeyIndex = new Map<string, number>();
+  const out: NormalizedRecord[] = [];
+  for (const record of records) {
+    const at = byKeyIndex.get(record.key);
+    if (at === undefined) {
+      byKeyIndex.set(record.key, out.length);
+      out.push(record);
+    } else if (isNewer(record, out[at]!)) out[at] = record;
+  }
+  return out;
+}
+
+/** Union–find with path halving and union by size: near-constant time per operation, no quadratic work. */
+function clusters(records: readonly NormalizedRecord[]): number[][] {
+  const parent = new Int32Array(records.length);
+  const size = new Int32Array(records.length).fill(1);
+  for (let i = 0; i < parent.length; i++) parent[i] = i;
+  const find = (i: number): number => {
+    while (parent[i] !== i) {
+      parent[i] = parent[parent[i]!]!;
+      i = parent[i]!;
+    }
+    return i;
+  };
+  const union = (a: number, b: number) => {
+    let ra = find(a);
+    let rb = find(b);
+    if (ra === rb) return;
+    if (size[ra]! < size[rb]!) [ra, rb] = [rb, ra];
+    parent[rb] = ra;
+    size[ra]! += size[rb]!;
+  };
+  const firstWithEmail = new Map<string, number>();
+  const firstWithPhone = new Map<string, number>();
+  records.forEach((r, i) => {
+    if (r.emailKey !== null) {
+      const j = firstWithEmail.get(r.emailKey);
+      if (j === undefined) firstWithEmail.set(r.emailKey, i);
+      else union(i, j);
+    }
+    if (r.phoneKey !== null) {
+      const j = firstWithPhone.get(r.phoneKey);
+      if (j === undefined) firstWithPhone.set(r.phoneKey, i);
+      else union(i, j);
+    }
+  });
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < records.length; i++) {
+    const root = find(i);
+    const group = groups.get(root);
+    if (group === undefined) groups.set(root, [i]);
+    else group.push(i);
+  }
+  return [...groups.values()];
+}
+
+/** The key kinds shared by at least two members (after dedupe, provenance keys never are). */
+function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
+  const emails = new Set<string>();
+  const phones = new Set<string>();
+  let email = false;
+  let phone = false;
+  for (const m of members) {
+    if (m.emailKey !== null) {
+      if (emails.has(m.emailKey)) email = true;
+      else emails.add(m.emailKey);
+    }
+    if (m.phoneKey !== null) {
+      if (phones.has(m.phoneKey)) phone = true;
+      else phones.add(m.phoneKey);
+    }
+  }
+  const kinds: MatchKind[] = [];
+  if (email) kinds.push('email');
+  if (phone) kinds.push('phone');
+  return kinds;
+}
+
+function single(r: NormalizedRecord): FederatedRecord {
+  return {
+    record_ref: r.ref,
+    display_name: r.display_name,
+    email: r.email,
+    phone: r.phone,
+    lifecycle: r.lifecycle,
+    sources: [r.entry],
+    identity_match: null,
+    attributes: Object.fromEntries(Object.entries(r.attributes)),
+  };
+}
+
+/** Merges one cluster: sources in key order, scalars and attributes by precedence (DESIGN §4). */
+function merge(members: NormalizedRecord[]): FederatedRecord {
+  if (members.length === 1) return single(members[0]!);
+  const sorted = [...members].sort(byKey);
+  const ranked = members.sort(byPrecedence);
+  const first = (pick: (r: NormalizedRecord) => string | null) => {
+    for (const r of ranked) {
+      const value = pick(r);
+      if (value !== null) return value;
+    }
+    return null;
+  };
+  // Shallow merge where the highest-precedence value of each attribute wins; a Map keeps `__proto__` a plain key.
+  const attributes = new Map<string, unknown>();
+  for (const r of ranked)
+    for (const [k, v] of Object.entries(r.attributes)) if (!attributes.has(k)) attributes.set(k, v);
+  const identity_match: IdentityMatch = { matched_on: matchedOn(sorted), source_count: sorted.length };
+  return {
+    record_ref: sorted[0]!.ref,
+    display_name: first((r) => r.display_name),
+    email: first((r) => r.email),
+    phone: first((r) => r.phone),
+    lifecycle: first((r) => r.lifecycle),
+    sources: sorted.map((r) => r.entry),
+    identity_match,
+    attributes: Object.fromEntries(attributes),
+  };
+}
+
+/** Result order: lower-cased display_name (records without one last), then record_ref. */
+function compareRecords(a: { name: string | null; ref: string }, b: { name: string | null; ref: string }) {
+  if (a.name !== b.name) {
+    if (a.name === null) return 1;
+    if (b.name === null) return -1;
+    return a.name < b.name ? -1 : 1;
+  }
+  return a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0;
+}
+
+/**
+ * Federates records with the identity rules: used on each delivery page (source-local federation) and on
+ * everything delivered (the authoritative final result).
+ */
+export function federate(records: readonly NormalizedRecord[]): FederatedRecord[] {
+  const unique = dedupeByKey(records);
+  const merged = clusters(unique).map((group) => {
+    const record = merge(group.map((i) => unique[i]!));
+    return { record, name: record.display_name?.toLowerCase() ?? null, ref: record.record_ref };
+  });
+  merged.sort(compareRecords);
+  return merged.map((m) => m.record);
+}

@@ -1,0 +1,34 @@
+/**
+ * Stable record references (DESIGN §4: `bos:person:` + a stable digest of the cluster's first provenance key).
+ */
+import { createHash } from 'node:crypto';
+
+import type { ProvenanceEntry } from './types.js';
+
+/** The prefix every person record_ref carries. */
+export const RECORD_REF_PREFIX = 'bos:person:';
+
+/**
+ * The provenance key as one string. NUL separates the parts (validation rejects NUL inside them), so comparing
+ * two keys as strings orders them exactly as comparing (source_type, source_identity, external_id) tuples.
+ */
+export function provenanceKey(
+  entry: Pick<ProvenanceEntry, 'source_type' | 'source_identity' | 'external_id'>,
+) {
+  return `${entry.source_type}\u0000${entry.source_identity}\u0000${entry.external_id}`;
+}
+
+/**
+ * `bos:person:` + the first 128 bits of SHA-256 over the key, base64url. A cryptographic digest keeps refs
+ * unguessable from names and collision-free in practice; the same key always gives the same ref.
+ */
+export function recordRefOfKey(key: string): string {
+  return RECORD_REF_PREFIX + createHash('sha256').update(key).digest('base64url').slice(0, 22);
+}
+
+/** The ref a record would have if it stood alone: its own provenance key's digest. */
+export function singleKeyRecordRef(
+  entry: Pick<ProvenanceEntry, 'source_type' | 'source_identity' | 'external_id'>,
+): string {
+  return recordRefOfKey(provenanceKey(entry));
+}

@@ -1,0 +1,185 @@
+/**
+ * `tools/call` in the session-ful shape: argument checks before any byte is sent, then either a buffered
+ * JSON answer or an SSE stream for streaming tools (mcp-method-surface "Streaming tool progress (SSE)").
+ * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
+ * JSON-RPC error frame, and the stream always ends.
+ */
+import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import type { Responder } from '../http-responses.js';
+import { errorJson, isObject, notificationJson, requestJson, resultJson } from '../json-rpc.js';
+import type { Runtime } from '../runtime.js';
+import { SessionKey } from '../session-manager.js';
+import { SseStream } from '../sse/index.js';
+import { runTool } from '../tool-runner.js';
+import type { ToolOutcome } from '../tool-runner.js';
+import type {
+  JsonObject,
+  JsonRpcRequest,
+  JsonValue,
+  LoggingLevel,
+  McpRequestContext,
+  SessionRecord,
+  StreamingToolContext,
+} from '../types.js';
+import { requestContext } from './context.js';
+import type { RequestScope } from './context.js';
+import { loggingLevels } from './methods.js';
+
+/** A buffered JSON body, or a ready SSE response. */
+export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: Response };
+
+/** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
+const defaultLogLevel: LoggingLevel = 'info';
+const defaultClientRequestTimeoutMs = 60_000;
+
+function progressToken(meta: JsonObject): string | number | undefined {
+  const token = meta.progressToken;
+  // MCP: "progressToken ... MUST be a string or integer".
+  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token)) ? token : undefined;
+}
+
+function answer(id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
+  return outcome.ok ? resultJson(id, outcome.result) : errorJson(id, outcome.error);
+}
+
+/** Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. */
+export async function callTool(
+  rt: Runtime,
+  scope: RequestScope,
+  respond: Responder,
+  session: SessionRecord,
+  request: JsonRpcRequest,
+  allowStream: boolean,
+): Promise<ToolsCallAnswer> {
+  const params = request.params;
+  const name = params?.name;
+  if (rt.options.capabilities.tools === false) {
+    throw new McpError(JsonRpcCode.MethodNotFound, 'Method not found: tools/call');
+  }
+  if (typeof name !== 'string' || name === '') throw new InvalidParamsError('Invalid params: name is required');
+  const entry = rt.tools.get(name);
+  // Message pinned by fixture core-jsonrpc-error-envelope.json.
+  if (entry === undefined) throw new InvalidParamsError(`tool not found: ${name.slice(0, 200)}`);
+  const rawArgs = params?.arguments ?? {};
+  if (!isObject(rawArgs)) throw new InvalidParamsError('Invalid params: arguments must be an object');
+  const problem = entry.validate(rawArgs);
+  if (problem !== undefined) throw new InvalidParamsError(problem);
+  if (params?.task !== undefined) {
+    // No task runtime here: a task-augmented call must never fall back to a synchronous or SSE run.
+    throw new InvalidParamsError('Invalid params: task-augmented tool calls are not supported');
+  }
+
+  const controller = new AbortController();
+  const untrack = rt.inFlight.add(session.sessionId, request.id, controller);
+  const base = requestContext(scope, session, request.id, params, controller.signal);
+  const guard = {
+    controller,
+    timeoutMs: entry.timeoutMs ?? rt.options.toolTimeoutMs,
+    deadline: scope.invocation.deadline,
+    deadlineReserveMs: rt.options.deadlineReserveMs,
+    external: scope.invocation.signal,
+    clock: rt.clock,
+    logger: rt.logger,
+    name,
+    telemetry: rt.telemetry,
+  };
+
+  if (!entry.streaming) {
+    try {
+      return { kind: 'json', body: answer(request.id, await runTool(() => entry.handler(rawArgs, base), guard)) };
+    } finally {
+      untrack();
+    }
+  }
+  const shouldStream = entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
+  if (!allowStream || !shouldStream(base)) {
+    try {
+      const ctx = bufferedStreamingContext(base);
+      return { kind: 'json', body: answer(request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)) };
+    } finally {
+      untrack();
+    }
+  }
+
+  let streamId: string;
+  try {
+    streamId = await rt.streams.createStream(session.sessionId);
+  } catch (error) {
+    untrack();
+    throw error;
+  }
+  const sse = new SseStream({
+    store: rt.streams,
+    sessionId: session.sessionId,
+    streamId,
+    keepaliveMs: rt.options.keepaliveMs,
+    logger: rt.logger,
+    onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
+  });
+  sse.prime();
+  if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
+  const ctx = streamingContext(rt, base, session, sse, controller.signal);
+  const work = runTool(() => entry.handler(rawArgs, ctx), guard)
+    .then((outcome) => sse.finish(answer(request.id, outcome)))
+    .finally(untrack);
+  rt.track(work);
+  return { kind: 'sse', response: respond.sse(sse.body, session.sessionId) };
+}
+
+/** A streaming context whose stream powers are no-ops (shouldStream said no, or inside a batch). */
+function bufferedStreamingContext(base: McpRequestContext): StreamingToolContext {
+  return {
+    ...base,
+    progress: () => undefined,
+    log: () => undefined,
+    notify: () => undefined,
+    comment: () => undefined,
+    ready: () => Promise.resolve(),
+    request: () => Promise.reject(new Error('server-to-client requests need an SSE response')),
+  };
+}
+
+function streamingContext(
+  rt: Runtime,
+  base: McpRequestContext,
+  session: SessionRecord,
+  sse: SseStream,
+  signal: AbortSignal,
+): StreamingToolContext {
+  const token = progressToken(base.meta);
+  const threshold = loggingLevels.indexOf((session.data[SessionKey.logLevel] as LoggingLevel) ?? defaultLogLevel);
+  return {
+    ...base,
+    progress(progress: number, total?: number, message?: string): void {
+      if (token === undefined) return;
+      // Keys in alphabetical order, as fixture sse-resumable-replay.json pins the exact data string.
+      const params: JsonObject = {};
+      if (message !== undefined) params.message = message;
+      params.progress = progress;
+      params.progressToken = token;
+      if (total !== undefined) params.total = total;
+      sse.send(notificationJson('notifications/progress', params));
+    },
+    log(level: LoggingLevel, data: JsonValue, logger?: string): void {
+      if (loggingLevels.indexOf(level) < threshold) return;
+      const params: JsonObject = logger === undefined ? { data, level } : { data, level, logger };
+      sse.send(notificationJson('notifications/message', params));
+    },
+    notify(notification: { method: string; params?: JsonObject }): void {
+      sse.send(notificationJson(notification.method, notification.params));
+    },
+    comment(text: string): void {
+      sse.comment(text);
+    },
+    ready: () => sse.ready(),
+    request(method: string, params?: JsonObject, options?: { timeoutMs?: number }): Promise<JsonObject> {
+      const pending = rt.clientRequests.create(
+        session.sessionId,
+        signal,
+        options?.timeoutMs ?? defaultClientRequestTimeoutMs,
+      );
+      sse.send(requestJson(pending.id, method, params));
+      return pending.result;
+    },
+  };
+}

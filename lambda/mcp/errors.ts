@@ -1,0 +1,113 @@
+/**
+ * The runtime's two kinds of error (STYLE.md habit 3):
+ * - wire errors (`McpError`) carry a JSON-RPC code and a message that is safe to send;
+ * - domain errors carry a string `code` and never reach a client as-is.
+ */
+import type { JsonValue } from './types.js';
+
+/** JSON-RPC 2.0 codes and the MCP codes this runtime emits (docs/mcp-runtime.md lists where). */
+export const JsonRpcCode = {
+  ParseError: -32700,
+  InvalidRequest: -32600,
+  MethodNotFound: -32601,
+  InvalidParams: -32602,
+  InternalError: -32603,
+  /** Same value as the official SDK's `ErrorCode.RequestTimeout`. */
+  RequestTimeout: -32001,
+  /** LSP's RequestCancelled; used when `notifications/cancelled` ends a call that still owes an HTTP reply. */
+  RequestCancelled: -32800,
+  /** 2026-07-28 `HeaderMismatch` (mcp-2026-notes §1.8). */
+  HeaderMismatch: -32020,
+  /** 2026-07-28 `UnsupportedProtocolVersion` (mcp-2026-notes §1.8). */
+  UnsupportedProtocolVersion: -32022,
+} as const;
+
+/** A JSON-RPC error whose message (and data) may be sent to the client verbatim. */
+export class McpError extends Error {
+  readonly code: number;
+  readonly data: JsonValue | undefined;
+
+  constructor(code: number, message: string, options?: { data?: JsonValue; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = 'McpError';
+    this.code = code;
+    this.data = options?.data;
+  }
+}
+
+/** Shorthand for the most common wire error: -32602 with a safe message. */
+export class InvalidParamsError extends McpError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(JsonRpcCode.InvalidParams, message, options);
+    this.name = 'InvalidParamsError';
+  }
+}
+
+/**
+ * A product failure a tool wants the model to see. With `expose` (default) the runtime answers with an
+ * `isError: true` tool result carrying `message`; without it the error is treated like any other throw
+ * (a generic -32603, detail only in the server log).
+ */
+export class ToolError extends Error {
+  readonly code: string;
+  readonly expose: boolean;
+
+  constructor(message: string, options?: { code?: string; expose?: boolean; cause?: unknown }) {
+    super(message, { cause: options?.cause });
+    this.name = 'ToolError';
+    this.code = options?.code ?? 'tool_error';
+    this.expose = options?.expose ?? true;
+  }
+}
+
+/** Thrown by a `SessionStore` whose backend cannot answer; the runtime answers HTTP 503 at once. */
+export class SessionStoreUnavailableError extends Error {
+  readonly code = 'session_store_unavailable';
+
+  constructor(message = 'session store unavailable', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'SessionStoreUnavailableError';
+  }
+}
+
+/** Abort reason used when a tool runs past its timeout or the invocation deadline. */
+export class ToolTimeoutError extends Error {
+  readonly code = 'tool_timeout';
+
+  constructor(message = 'tool timed out', options?: { cause?: unknown }) {
+    super(message, options);
+    this.name = 'ToolTimeoutError';
+  }
+}
+
+/** Abort reason used when the client cancels a request or goes away. */
+export class RequestCancelledError extends Error {
+  readonly code: 'cancelled' | 'client_disconnected';
+
+  constructor(code: 'cancelled' | 'client_disconnected', options?: { cause?: unknown }) {
+    super(code === 'cancelled' ? 'request cancelled' : 'client disconnected', options);
+    this.name = 'RequestCancelledError';
+    this.code = code;
+  }
+}
+
+/** The sanitized messages the runtime sends in place of anything unsafe. */
+export const SafeMessage = {
+  internal: 'Internal error',
+  timeout: 'Request timed out',
+  cancelled: 'Request cancelled',
+  sessionStoreUnavailable: 'session store unavailable',
+} as const;
+
+/**
+ * Maps any thrown value to a wire error. Only `McpError` passes through; timeouts and cancellations get
+ * fixed safe messages; everything else becomes a generic internal error.
+ */
+export function toWireError(error: unknown): McpError {
+  if (error instanceof McpError) return error;
+  if (error instanceof ToolTimeoutError) return new McpError(JsonRpcCode.RequestTimeout, SafeMessage.timeout);
+  if (error instanceof RequestCancelledError) {
+    return new McpError(JsonRpcCode.RequestCancelled, SafeMessage.cancelled);
+  }
+  return new McpError(JsonRpcCode.InternalError, SafeMessage.internal);
+}

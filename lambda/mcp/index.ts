@@ -1,0 +1,33 @@
+/**
+ * Public surface of the MCP runtime (`lambda/mcp`). Web-standard `Request → Response`; no AWS, no
+ * sockets, no BOS knowledge. Store ports are interfaces here; DynamoDB implementations live in
+ * `lambda/aws`.
+ */
+export type * from './types.js';
+export { McpServer } from './server.js';
+export {
+  InvalidParamsError,
+  JsonRpcCode,
+  McpError,
+  RequestCancelledError,
+  SafeMessage,
+  SessionStoreUnavailableError,
+  ToolError,
+  ToolTimeoutError,
+  toWireError,
+} from './errors.js';
+export { wrapTool } from './tool-lifecycle.js';
+export type { WrapToolOptions } from './tool-lifecycle.js';
+export { InMemorySessionStore } from './memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './memory-session-store.js';
+export { InMemoryStreamStore } from './memory-stream-store.js';
+export type { InMemoryStreamStoreOptions } from './memory-stream-store.js';
+export { createJsonLogger, silentLogger } from './logger.js';
+export type { JsonLoggerOptions } from './logger.js';
+export { detectShape, sessionfulVersions, statelessVersion, supportedVersions } from './shape.js';
+export type { ShapeDecision } from './shape.js';
+export { SessionKey } from './session-manager.js';
+export { acceptsMediaType, parseAccept, parseMediaType } from './media-type.js';
+export type { MediaType } from './media-type.js';
+export { commentFrame, eventFrame } from './sse/index.js';
+export { randomId } from './ids.js';

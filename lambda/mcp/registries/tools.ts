@@ -1,0 +1,50 @@
+/**
+ * Tool registry. Definitions are kept verbatim (JSON Schema 2020-12 `$schema`, outputSchema,
+ * annotations, icons, execution.taskSupport) and returned as registered by `tools/list`; the argument
+ * validator is compiled here, once.
+ */
+import type { JsonObject, StreamingToolHandler, StreamingToolOptions, ToolDef, ToolHandler } from '../types.js';
+import { compileValidator } from './schema-validator.js';
+import type { ArgsValidator } from './schema-validator.js';
+
+/** A registered tool. */
+export type ToolEntry =
+  | { streaming: false; def: ToolDef; handler: ToolHandler; validate: ArgsValidator; timeoutMs?: number }
+  | {
+      streaming: true;
+      def: ToolDef;
+      handler: StreamingToolHandler;
+      validate: ArgsValidator;
+      timeoutMs?: number;
+      options: StreamingToolOptions;
+    };
+
+/** Tools by name, in registration order. */
+export class ToolRegistry {
+  readonly #entries = new Map<string, ToolEntry>();
+  #defs: ToolDef[] | undefined;
+
+  /** Registers a tool; throws on a duplicate name or an invalid input schema. */
+  add(entry: Omit<ToolEntry, 'validate'> & { validate?: ArgsValidator }): void {
+    const { def } = entry;
+    if (typeof def.name !== 'string' || def.name === '') throw new Error('tool name is required');
+    if (this.#entries.has(def.name)) throw new Error(`tool already registered: ${def.name}`);
+    const validate = compileValidator(def.inputSchema as JsonObject);
+    this.#entries.set(def.name, { ...entry, def: structuredClone(def), validate } as ToolEntry);
+    this.#defs = undefined;
+  }
+
+  get(name: string): ToolEntry | undefined {
+    return this.#entries.get(name);
+  }
+
+  /** Definitions in registration order (cached until the next registration). */
+  definitions(): readonly ToolDef[] {
+    this.#defs ??= [...this.#entries.values()].map((entry) => entry.def);
+    return this.#defs;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}

@@ -1,0 +1,222 @@
+/**
+ * `McpServer`: the web-standard MCP endpoint. `handle(Request, McpInvocationContext) → Response`; no AWS,
+ * no sockets. Transport checks run first in a fixed order (transport-checks.ts), then the body is parsed,
+ * the protocol shape chosen (shape.ts), and the request dispatched to the session-ful dispatcher or the
+ * stateless one (stateless.ts).
+ */
+import { buildCapabilities } from './capabilities.js';
+import { PendingClientRequests } from './client-requests.js';
+import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
+import type { RequestScope, SessionfulInput } from './dispatch/index.js';
+import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from './errors.js';
+import { Responder } from './http-responses.js';
+import { randomId } from './ids.js';
+import { InFlightRequests } from './in-flight.js';
+import { isObject, parseBody } from './json-rpc.js';
+import { createJsonLogger, describeError } from './logger.js';
+import { acceptsMediaType } from './media-type.js';
+import { InMemorySessionStore } from './memory-session-store.js';
+import { InMemoryStreamStore } from './memory-stream-store.js';
+import { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
+import type { ResolvedOptions, Runtime } from './runtime.js';
+import { SessionManager } from './session-manager.js';
+import { detectShape } from './shape.js';
+import { handleStateless } from './stateless.js';
+import {
+  acceptRanges,
+  checkContentType,
+  checkMethod,
+  checkOrigin,
+  checkPostAccept,
+  readBody,
+} from './transport-checks.js';
+import type {
+  JsonObject,
+  JsonRpcId,
+  McpInvocationContext,
+  McpServerOptions,
+  PromptDef,
+  PromptHandler,
+  ResourceDef,
+  ResourceHandler,
+  ResourceTemplateDef,
+  StreamingToolHandler,
+  StreamingToolOptions,
+  ToolDef,
+  ToolHandler,
+  ToolOptions,
+} from './types.js';
+
+const defaultOrigins = ['https://claude.ai', 'https://claude.com'];
+
+function resolveOptions(options: McpServerOptions): ResolvedOptions {
+  return {
+    name: options.name,
+    version: options.version,
+    title: options.title,
+    instructions: options.instructions,
+    allowedOrigins: new Set((options.allowedOrigins ?? defaultOrigins).map((o) => o.toLowerCase())),
+    keepaliveMs: options.keepaliveMs ?? 15_000,
+    toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
+    maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    pageSize: Math.max(1, options.pageSize ?? 50),
+    deadlineReserveMs: options.deadlineReserveMs ?? 500,
+    replayPollMs: options.replayPollMs ?? 250,
+    capabilities: options.capabilities ?? {},
+    completion: options.completion,
+    loggingLevelHook: options.loggingLevelHook,
+    resourceSubscriptionHooks: options.resourceSubscriptionHooks,
+  };
+}
+
+function idOf(value: JsonObject): JsonRpcId | null {
+  const id = value.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+/** An MCP server for one endpoint. Register surfaces, then call `handle` per HTTP request. */
+export class McpServer {
+  readonly #rt: Runtime;
+  readonly #tasks = new Set<Promise<void>>();
+  #capabilities: JsonObject | undefined;
+
+  constructor(options: McpServerOptions) {
+    const resolved = resolveOptions(options);
+    const clock = options.clock ?? Date.now;
+    const logger = options.logger ?? createJsonLogger({ base: { component: 'mcp' } });
+    const tools = new ToolRegistry();
+    const resources = new ResourceRegistry();
+    const prompts = new PromptRegistry();
+    const loggingEnabled = (): boolean =>
+      resolved.loggingLevelHook !== undefined && resolved.capabilities.logging !== false;
+    this.#rt = {
+      options: resolved,
+      sessions: new SessionManager({
+        store: options.sessionStore ?? new InMemorySessionStore(),
+        ttlMinutes: options.sessionTtlMinutes ?? 60,
+        clock,
+        newSessionId: options.newSessionId ?? randomId,
+      }),
+      streams:
+        options.streamStore ??
+        new InMemoryStreamStore({ clock, ...(options.newStreamId !== undefined && { newStreamId: options.newStreamId }) }),
+      tools,
+      resources,
+      prompts,
+      inFlight: new InFlightRequests(),
+      clientRequests: new PendingClientRequests(),
+      logger,
+      clock,
+      telemetry: options.telemetry,
+      capabilities: () =>
+        (this.#capabilities ??= buildCapabilities(resolved.capabilities, {
+          tools: tools.size,
+          resources: resources.size,
+          prompts: prompts.size,
+          completion: resolved.completion?.prompt !== undefined || resolved.completion?.resource !== undefined,
+          logging: loggingEnabled(),
+          experimental: options.experimental,
+          extensions: options.extensions,
+        })),
+      loggingEnabled,
+      track: (task) => {
+        const observed = task.catch((error: unknown) => logger.error('background task failed', describeError(error)));
+        this.#tasks.add(observed);
+        void observed.finally(() => this.#tasks.delete(observed));
+      },
+    };
+  }
+
+  /** Registers a buffered tool. Throws on a duplicate name or an invalid input schema. */
+  registerTool(def: ToolDef, handler: ToolHandler, options: ToolOptions = {}): void {
+    this.#rt.tools.add({ streaming: false, def, handler, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+    this.#capabilities = undefined;
+  }
+
+  /** Registers a tool that may answer over SSE (progress, log and custom notifications). */
+  registerStreamingTool(def: ToolDef, handler: StreamingToolHandler, options: StreamingToolOptions = {}): void {
+    this.#rt.tools.add({
+      streaming: true,
+      def,
+      handler,
+      options,
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    });
+    this.#capabilities = undefined;
+  }
+
+  registerResource(def: ResourceDef, handler: ResourceHandler): void {
+    this.#rt.resources.addResource(def, handler);
+    this.#capabilities = undefined;
+  }
+
+  /** Registers a template for `resources/templates/list`; with a handler it also serves matching reads. */
+  registerResourceTemplate(def: ResourceTemplateDef, handler?: ResourceHandler): void {
+    this.#rt.resources.addTemplate(def, handler);
+    this.#capabilities = undefined;
+  }
+
+  registerPrompt(def: PromptDef, handler: PromptHandler): void {
+    this.#rt.prompts.add(def, handler);
+    this.#capabilities = undefined;
+  }
+
+  /** Resolves when every streaming call started so far has finished writing its stream. */
+  async settled(): Promise<void> {
+    while (this.#tasks.size > 0) await Promise.all([...this.#tasks]);
+  }
+
+  /** Serves one HTTP request. Never rejects: failures become sanitized error responses. */
+  async handle(request: Request, ctx: McpInvocationContext = {}): Promise<Response> {
+    const respond = new Responder(ctx.requestId);
+    try {
+      return await this.#handle(request, ctx, respond);
+    } catch (error) {
+      if (error instanceof SessionStoreUnavailableError) {
+        this.#rt.logger.warn('session store unavailable', describeError(error));
+        const wire = new McpError(JsonRpcCode.InternalError, SafeMessage.sessionStoreUnavailable);
+        return respond.rpcError(503, null, wire, { 'retry-after': '1' });
+      }
+      this.#rt.logger.error('request failed', describeError(error));
+      return respond.rpcError(500, null, new McpError(JsonRpcCode.InternalError, SafeMessage.internal));
+    }
+  }
+
+  async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
+    const rt = this.#rt;
+    const { headers } = request;
+    const method = request.method;
+    const rejected = checkMethod(method, respond) ?? checkOrigin(headers, rt.options.allowedOrigins, respond);
+    if (rejected !== undefined) return rejected;
+    const ranges = acceptRanges(headers);
+    const scope: RequestScope = { invocation: ctx, accepts: (type) => acceptsMediaType(ranges, type.toLowerCase()) };
+    const input = (headerVersion: string | undefined): SessionfulInput => ({ rt, respond, scope, headers, headerVersion });
+
+    if (method !== 'POST') {
+      const shape = detectShape(headers);
+      // 2026-07-28 routes only POST (mcp-method-surface: "GET /mcp and DELETE /mcp with the 2026-07-28 protocol header return 405").
+      if (shape.shape === 'stateless') return respond.plainError(405, 'method not allowed', { allow: 'POST' });
+      if (shape.shape === 'error') return respond.rpcError(400, null, shape.error);
+      return method === 'GET' ? handleGet(input(shape.headerVersion), ranges) : handleDelete(input(shape.headerVersion));
+    }
+
+    const checked = checkContentType(headers, respond) ?? checkPostAccept(ranges, respond);
+    if (checked !== undefined) return checked;
+    const body = await readBody(request, rt.options.maxBodyBytes, respond);
+    if (!body.ok) return body.response;
+    const parsed = parseBody(body.text);
+    if (parsed.kind === 'error') return respond.rpcError(200, null, parsed.error);
+    if (parsed.kind === 'batch') {
+      const shape = detectShape(headers);
+      if (shape.shape !== 'sessionful') return respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, 'Parse error: invalid JSON object'));
+      return handleBatch(input(shape.headerVersion), parsed.values);
+    }
+    const shape = detectShape(headers, parsed.value);
+    if (shape.shape === 'error') return respond.rpcError(400, idOf(parsed.value), shape.error);
+    if (shape.shape === 'stateless') {
+      const id = isObject(parsed.value) ? idOf(parsed.value) : null;
+      return handleStateless({ id, respond });
+    }
+    return handleSingle(input(shape.headerVersion), parsed.value);
+  }
+}

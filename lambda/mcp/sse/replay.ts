@@ -1,0 +1,83 @@
+/**
+ * GET bodies of the session-ful shape: replay after `Last-Event-ID`, and the short listener.
+ *
+ * Replay is pull-based: the store is read only when the consumer wants more bytes. While the stream is
+ * still open (its tool call runs in this or another instance) the store is polled until the stream closes,
+ * the client goes away, or the invocation deadline nears; a Lambda must end its response before its
+ * deadline, and the client resumes with the last id it saw (reference-runtime-lessons §5.12).
+ */
+import { describeError } from '../logger.js';
+import type { Logger, StreamStore } from '../types.js';
+import { commentFrame, encodeFrame, storedEventFrame } from './writer.js';
+
+/** Options of `replayBody`. */
+export interface ReplayOptions {
+  store: StreamStore;
+  sessionId: string;
+  lastEventId: string;
+  pollMs: number;
+  keepaliveMs: number;
+  deadline?: number;
+  deadlineReserveMs: number;
+  signal?: AbortSignal;
+  clock: () => number;
+  logger: Logger;
+}
+
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    function done(): void {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** The body replaying the events after `lastEventId` on that event's stream. */
+export function replayBody(options: ReplayOptions): ReadableStream<Uint8Array> {
+  let cursor = options.lastEventId;
+  let lastWrite = options.clock();
+  const stopAt = options.deadline === undefined ? Infinity : options.deadline - options.deadlineReserveMs;
+  return new ReadableStream<Uint8Array>({
+    pull: async (controller) => {
+      try {
+        for (;;) {
+          const { events, closed } = await options.store.after(options.sessionId, cursor);
+          if (events.length > 0) {
+            for (const event of events) controller.enqueue(encodeFrame(storedEventFrame(event.eventId, event.data)));
+            cursor = events[events.length - 1]?.eventId ?? cursor;
+            lastWrite = options.clock();
+            if (!closed) return;
+          }
+          if (closed || options.signal?.aborted === true || options.clock() + options.pollMs >= stopAt) {
+            controller.close();
+            return;
+          }
+          if (options.clock() - lastWrite >= options.keepaliveMs) {
+            controller.enqueue(encodeFrame(commentFrame('keepalive')));
+            lastWrite = options.clock();
+            return;
+          }
+          await sleep(options.pollMs, options.signal);
+        }
+      } catch (error) {
+        // Headers are out: end the body; the client resumes from the last id it received.
+        options.logger.warn('stream replay failed', describeError(error));
+        controller.close();
+      }
+    },
+  });
+}
+
+/** The GET listener without `Last-Event-ID`: one keepalive comment, then end (bounded Lambda use). */
+export function listenerBody(): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encodeFrame(commentFrame('keepalive')));
+      controller.close();
+    },
+  });
+}

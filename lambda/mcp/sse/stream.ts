@@ -1,0 +1,136 @@
+/**
+ * The SSE body of one streaming tool call. Frames are persisted to the `StreamStore` in emission order
+ * (a serial chain, so ids are assigned in order) and then enqueued on a `ReadableStream` whose queue is
+ * bounded by `highWaterMark` bytes: `ready()` lets producers wait for the consumer (backpressure), and
+ * nothing but the not-yet-read frames is held in memory. Keepalive comments fill idle gaps. `finish`
+ * always ends the stream, whatever failed before.
+ */
+import { describeError } from '../logger.js';
+import type { Logger, StreamStore } from '../types.js';
+import { commentFrame, encodeFrame, eventFrame } from './writer.js';
+
+/** Options of `SseStream`. */
+export interface SseStreamOptions {
+  store: StreamStore;
+  sessionId: string;
+  streamId: string;
+  keepaliveMs: number;
+  logger: Logger;
+  /** Called once when the consumer cancels the body (client gone). */
+  onCancel: () => void;
+  /** Bytes queued before `ready()` waits. @default 65536 */
+  highWaterMark?: number;
+}
+
+/** A resumable SSE response body. */
+export class SseStream {
+  readonly body: ReadableStream<Uint8Array>;
+  readonly #options: SseStreamOptions;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #chain: Promise<void> = Promise.resolve();
+  #ended = false;
+  #waiters: (() => void)[] = [];
+  #keepalive: NodeJS.Timeout | undefined;
+
+  constructor(options: SseStreamOptions) {
+    this.#options = options;
+    this.body = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.#controller = controller;
+        },
+        pull: () => this.#wake(),
+        cancel: () => {
+          this.#end();
+          options.onCancel();
+        },
+      },
+      new ByteLengthQueuingStrategy({ highWaterMark: options.highWaterMark ?? 65_536 }),
+    );
+    if (options.keepaliveMs > 0) {
+      this.#keepalive = setTimeout(() => this.#onIdle(), options.keepaliveMs);
+      this.#keepalive.unref();
+    }
+  }
+
+  /** Persists and sends the empty-data priming event. */
+  prime(): void {
+    this.#persisted('');
+  }
+
+  /** Persists and sends one JSON-RPC message as an `event: message` frame. */
+  send(json: string): void {
+    this.#persisted(json);
+  }
+
+  /** Sends a comment frame (not persisted: comments carry no replayable content). */
+  comment(text: string): void {
+    this.#step(() => this.#write(commentFrame(text)));
+  }
+
+  /** Resolves when the consumer has room (desiredSize > 0) or the stream has ended. */
+  ready(): Promise<void> {
+    if (this.#ended || (this.#controller.desiredSize ?? 1) > 0) return Promise.resolve();
+    return new Promise((resolve) => this.#waiters.push(resolve));
+  }
+
+  /** Sends the final message, closes the stored stream and ends the body. Never rejects. */
+  async finish(finalJson: string): Promise<void> {
+    this.send(finalJson);
+    await this.#chain;
+    const { store, sessionId, streamId, logger } = this.#options;
+    await store.close(sessionId, streamId).catch((error: unknown) => {
+      logger.warn('stream store close failed', describeError(error));
+    });
+    if (!this.#ended) {
+      this.#end();
+      this.#controller.close();
+    }
+  }
+
+  #persisted(data: string): void {
+    const { store, sessionId, streamId, logger } = this.#options;
+    this.#step(async () => {
+      let id: string | undefined;
+      try {
+        id = await store.append(sessionId, streamId, data);
+      } catch (error) {
+        // Still deliver to the live client; the frame just cannot be replayed (no id).
+        logger.warn('stream store append failed', describeError(error));
+      }
+      if (id === undefined && data === '') return;
+      this.#write(data === '' ? eventFrame('', id) : eventFrame(data, id, 'message'));
+    });
+  }
+
+  /** Appends a step to the ordered chain; a failing step is logged and never stalls later ones. */
+  #step(step: () => void | Promise<void>): void {
+    this.#chain = this.#chain.then(step).catch((error: unknown) => {
+      this.#options.logger.error('sse frame failed', describeError(error));
+    });
+  }
+
+  #write(frame: string): void {
+    if (this.#ended) return;
+    this.#controller.enqueue(encodeFrame(frame));
+    this.#keepalive?.refresh();
+  }
+
+  #onIdle(): void {
+    if (this.#ended) return;
+    this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
+    this.#keepalive?.refresh();
+  }
+
+  #wake(): void {
+    const waiters = this.#waiters;
+    this.#waiters = [];
+    for (const resolve of waiters) resolve();
+  }
+
+  #end(): void {
+    this.#ended = true;
+    if (this.#keepalive !== undefined) clearTimeout(this.#keepalive);
+    this.#wake();
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The runtime's part of the tool lifecycle, applied to every `tools/call` whether or not the handler was
+ * wrapped with `wrapTool`: timeout and cancellation (via `guardedCall`), error sanitising, result
+ * shaping, and telemetry without arguments or raw errors.
+ */
+import { JsonRpcCode, McpError, RequestCancelledError, ToolError, ToolTimeoutError, toWireError } from './errors.js';
+import { guardedCall } from './guarded-call.js';
+import type { GuardOptions } from './guarded-call.js';
+import { describeError } from './logger.js';
+import type { JsonObject, Logger, ToolResult, ToolTelemetryEvent } from './types.js';
+
+/** A finished call: the JSON `result` object, or a wire error. */
+export type ToolOutcome = { ok: true; result: JsonObject } | { ok: false; error: McpError };
+
+/** Inputs of `runTool`. */
+export interface RunToolOptions extends GuardOptions {
+  name: string;
+  telemetry: ((event: ToolTelemetryEvent) => void) | undefined;
+  logger: Logger;
+}
+
+/**
+ * Shapes a handler's result for the session-ful wire: only MCP 2025-11-25 fields, never the 2026-07-28
+ * `resultType`/`inputRequests`/`requestState` (an `input_required` result cannot be expressed here).
+ */
+export function sessionfulToolResult(result: ToolResult): JsonObject {
+  if (typeof result !== 'object' || result === null || !Array.isArray(result.content)) {
+    throw new TypeError('tool returned a result without a content array');
+  }
+  if (result.resultType === 'input_required') {
+    throw new TypeError('tool returned input_required in the session-ful shape');
+  }
+  const out: JsonObject = { content: result.content as unknown as JsonObject[] };
+  if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
+  if (result.isError !== undefined) out.isError = result.isError;
+  if (result._meta !== undefined) out._meta = result._meta;
+  return out;
+}
+
+function outcomeOf(error: unknown): ToolTelemetryEvent['outcome'] {
+  if (error instanceof ToolTimeoutError) return 'timeout';
+  if (error instanceof RequestCancelledError) return 'cancelled';
+  if (error instanceof McpError) return error.code === JsonRpcCode.InvalidParams ? 'invalid_params' : 'internal_error';
+  return 'internal_error';
+}
+
+/** Runs a tool handler and maps every way it can end to a `ToolOutcome`. Never rejects. */
+export async function runTool(
+  call: (signal: AbortSignal) => Promise<ToolResult>,
+  options: RunToolOptions,
+): Promise<ToolOutcome> {
+  const startedAt = options.clock();
+  emit(options, { name: options.name, phase: 'start', startedAt });
+  let outcome: ToolOutcome;
+  let kind: ToolTelemetryEvent['outcome'];
+  try {
+    const result = sessionfulToolResult(await guardedCall(call, options));
+    outcome = { ok: true, result };
+    kind = result.isError === true ? 'tool_error' : 'ok';
+  } catch (error) {
+    if (error instanceof ToolError && error.expose) {
+      outcome = { ok: true, result: { content: [{ type: 'text', text: error.message }], isError: true } };
+      kind = 'tool_error';
+    } else {
+      const wire = toWireError(error);
+      if (!(error instanceof McpError) && wire.code === JsonRpcCode.InternalError) {
+        // Detail stays in the server log; the client sees only the generic message.
+        options.logger.error('tool failed', { tool: options.name, ...describeError(error) });
+      }
+      outcome = { ok: false, error: wire };
+      kind = outcomeOf(error);
+    }
+  }
+  if (options.telemetry !== undefined) {
+    const finishedAt = options.clock();
+    emit(options, {
+      name: options.name,
+      phase: 'finish',
+      startedAt,
+      finishedAt,
+      durationMs: finishedAt - startedAt,
+      outcome: kind,
+      ...(outcome.ok
+        ? { isError: outcome.result.isError === true }
+        : { jsonRpcCode: outcome.error.code, isError: false }),
+    });
+  }
+  return outcome;
+}
+
+/** Telemetry must never break a call: a throwing hook is logged and ignored. */
+function emit(options: RunToolOptions, event: ToolTelemetryEvent): void {
+  try {
+    options.telemetry?.(event);
+  } catch (error) {
+    options.logger.warn('telemetry hook failed', describeError(error));
+  }
+}

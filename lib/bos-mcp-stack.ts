@@ -1,0 +1,194 @@
+import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import type { RemovalPolicy, StackProps } from 'aws-cdk-lib';
+import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import type { Construct } from 'constructs';
+import { DataTables } from './constructs/data-tables.js';
+import type { DataTableSpecs } from './constructs/data-tables.js';
+import { PlatformAlarms } from './constructs/platform-alarms.js';
+import { PlatformApi } from './constructs/platform-api.js';
+import type { CustomDomainProps, ThrottlingProps } from './constructs/platform-api.js';
+import { PlatformFunction } from './constructs/platform-function.js';
+import { platformEnvironment } from './environment.js';
+import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
+import type { AuthProps, TtlMinutes } from './environment.js';
+import { tableSchemasById } from './table-schemas.js';
+import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
+
+/** Props of {@link BosMcpStack}. */
+export interface BosMcpStackProps extends StackProps {
+  /** Project stage (`dev`, `staging`, `prod` …): names the API stage and decides data retention. */
+  readonly stage: string;
+  /** Bearer-token validation settings (`AUTH_*`). */
+  readonly auth: AuthProps;
+  /**
+   * Absolute path of the function's handler source.
+   * @default `<repository>/lambda/handlers/platform.ts`
+   */
+  readonly handlerEntry?: string;
+  /**
+   * Absolute path of the repository root (esbuild's working directory, `package-lock.json`'s folder).
+   * @default the folder above `lib/`
+   */
+  readonly projectRoot?: string;
+  /**
+   * Key schemas and TTL attributes of the four tables.
+   * @default `tableSchemasById` from `lib/table-schemas.ts` (the schemas the local stack uses)
+   */
+  readonly tableSpecs?: DataTableSpecs;
+  /**
+   * Serve the endpoint on a custom domain (ACM certificate in the stack's region), no base path.
+   * @default - the execute-api URL
+   */
+  readonly customDomain?: CustomDomainProps;
+  /**
+   * Origins allowed by CORS and by the function's Origin check (`MCP_ALLOWED_ORIGINS`).
+   * @default ['https://claude.ai', 'https://claude.com']
+   */
+  readonly allowedOrigins?: readonly string[];
+  /**
+   * Function memory in MB.
+   * @default 1024
+   */
+  readonly memorySize?: number;
+  /**
+   * Function timeout, at most 15 minutes (the REST streaming maximum).
+   * @default Duration.minutes(15)
+   */
+  readonly timeout?: Duration;
+  /**
+   * Retention of the function and access logs.
+   * @default RetentionDays.ONE_WEEK in `dev`, RetentionDays.THREE_MONTHS elsewhere
+   */
+  readonly logRetention?: RetentionDays;
+  /**
+   * Removal policy of the tables and log groups.
+   * @default DESTROY in `dev`, RETAIN elsewhere
+   */
+  readonly removalPolicy?: RemovalPolicy;
+  /**
+   * Stage throttling.
+   * @default { rateLimit: 50, burstLimit: 100 }
+   */
+  readonly throttling?: ThrottlingProps;
+  /**
+   * Store TTLs in minutes.
+   * @default { session: 60, stream: 60, task: 10 }
+   */
+  readonly ttlMinutes?: Partial<TtlMinutes>;
+  /**
+   * Time kept back from the Lambda deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`).
+   * @default 1000
+   */
+  readonly deadlineReserveMs?: number;
+  /**
+   * X-Ray tracing on the function and the API stage.
+   * @default false
+   */
+  readonly tracing?: boolean;
+  /**
+   * SNS topic ARN for alarm notifications.
+   * @default - no notifications
+   */
+  readonly alarmTopicArn?: string;
+  /**
+   * WAFv2 web ACL ARN (REGIONAL scope) for the API stage.
+   * @default - no web ACL
+   */
+  readonly webAclArn?: string;
+  /**
+   * Create the account-level API Gateway logging role (`AWS::ApiGateway::Account`).
+   * @default true
+   */
+  readonly apiGatewayCloudWatchRole?: boolean;
+}
+
+/** Default browser origins of Claude-style hosts (DESIGN §6). */
+export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['https://claude.ai', 'https://claude.com'];
+
+/** Default stage throttling: room for interactive clients, a ceiling on a runaway one. */
+export const DEFAULT_THROTTLING: ThrottlingProps = { rateLimit: 50, burstLimit: 100 };
+
+/**
+ * The deployable BOS platform: API Gateway REST v1 streaming into one Lambda, with DynamoDB tables, alarms
+ * and outputs. Composition only; each part is its own construct.
+ */
+export class BosMcpStack extends Stack {
+  readonly tables: DataTables;
+  readonly platform: PlatformFunction;
+  readonly api: PlatformApi;
+  readonly alarms: PlatformAlarms;
+
+  constructor(scope: Construct, id: string, props: BosMcpStackProps) {
+    super(scope, id, props);
+    assertStageName(props.stage);
+    const removalPolicy = props.removalPolicy ?? removalPolicyForStage(props.stage);
+    const logRetention = props.logRetention ?? logRetentionForStage(props.stage);
+    const timeout = props.timeout ?? Duration.minutes(15);
+    const allowedOrigins = props.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS;
+
+    this.tables = new DataTables(this, 'Tables', { specs: props.tableSpecs ?? tableSchemasById, removalPolicy });
+    this.platform = new PlatformFunction(this, 'Platform', {
+      entry: props.handlerEntry ?? PLATFORM_HANDLER_ENTRY,
+      projectRoot: props.projectRoot ?? PROJECT_ROOT,
+      memorySize: props.memorySize ?? 1024,
+      timeout,
+      environment: {},
+      logRetention,
+      logRemovalPolicy: removalPolicy,
+      tracing: props.tracing ?? false,
+    });
+    const handler = this.platform.function;
+    this.api = new PlatformApi(this, 'Http', {
+      stageName: props.stage,
+      handler,
+      allowedOrigins,
+      throttling: props.throttling ?? DEFAULT_THROTTLING,
+      logRetention,
+      logRemovalPolicy: removalPolicy,
+      customDomain: props.customDomain,
+      cloudWatchRole: props.apiGatewayCloudWatchRole ?? true,
+      webAclArn: props.webAclArn,
+      tracing: props.tracing ?? false,
+    });
+
+    // MCP_ENDPOINT is built from the API id and the literal stage name, never from the Stage resource:
+    // the Stage depends on the methods, the methods on the function, so referencing it would be a cycle.
+    const environment = platformEnvironment({
+      endpointUrl: this.api.endpointUrl,
+      tables: this.tables,
+      allowedOrigins,
+      auth: props.auth,
+      ttlMinutes: props.ttlMinutes,
+      deadlineReserveMs: props.deadlineReserveMs,
+    });
+    for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
+
+    // Least privilege per table: the function owns session, stream and task data; it only reads the directory.
+    this.tables.sessions.grantReadWriteData(handler);
+    this.tables.streams.grantReadWriteData(handler);
+    this.tables.tasks.grantReadWriteData(handler);
+    this.tables.directory.grantReadData(handler);
+
+    this.alarms = new PlatformAlarms(this, 'Alarms', {
+      api: this.api.api,
+      handler,
+      timeout,
+      alarmTopicArn: props.alarmTopicArn,
+    });
+
+    new CfnOutput(this, 'EndpointUrl', {
+      description: 'MCP endpoint URL (what clients connect to)',
+      value: this.api.endpointUrl,
+    });
+    new CfnOutput(this, 'ProtectedResourceMetadataUrl', {
+      description: 'RFC 9728 protected-resource metadata URL of the endpoint',
+      value: this.api.metadataUrl,
+    });
+    if (this.api.domain) {
+      new CfnOutput(this, 'CustomDomainTarget', {
+        description: 'Point the custom domain (CNAME or alias) at this Regional domain name',
+        value: this.api.domain.domainNameAliasDomainName,
+      });
+    }
+  }
+}

@@ -1,0 +1,10 @@
+export { platformAccessLogFormat } from './access-log-format.js';
+export { DataTables } from './data-tables.js';
+export type { DataTableSpec, DataTableSpecs, DataTablesProps, KeyAttributeSpec } from './data-tables.js';
+export { DURATION_ALARM_RATIO, PlatformAlarms } from './platform-alarms.js';
+export type { PlatformAlarmsProps } from './platform-alarms.js';
+export { PlatformApi, STREAM_INTEGRATION_TIMEOUT } from './platform-api.js';
+export type { CustomDomainProps, PlatformApiProps, ThrottlingProps } from './platform-api.js';
+export { MAX_FUNCTION_TIMEOUT_SECONDS, PlatformFunction } from './platform-function.js';
+export type { PlatformFunctionProps } from './platform-function.js';
+export { UNAUTHORIZED_JSON_RPC_CODE, unauthorizedGatewayResponse } from './unauthorized-response.js';

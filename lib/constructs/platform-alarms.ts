@@ -1,0 +1,89 @@
+import { Duration } from 'aws-cdk-lib';
+import type { RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { Alarm, ComparisonOperator, TreatMissingData } from 'aws-cdk-lib/aws-cloudwatch';
+import type { IMetric } from 'aws-cdk-lib/aws-cloudwatch';
+import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type { IFunction } from 'aws-cdk-lib/aws-lambda';
+import { Topic } from 'aws-cdk-lib/aws-sns';
+import { Construct } from 'constructs';
+
+/** Share of the function timeout above which the p99 duration alarms (work is about to be cut off). */
+export const DURATION_ALARM_RATIO = 0.8;
+
+/** Props of {@link PlatformAlarms}. */
+export interface PlatformAlarmsProps {
+  /** The REST API whose 5xx count is watched. */
+  readonly api: RestApi;
+  /** The platform function whose errors, throttles and duration are watched. */
+  readonly handler: IFunction;
+  /** The function timeout; the duration alarm fires at {@link DURATION_ALARM_RATIO} of it. */
+  readonly timeout: Duration;
+  /**
+   * ARN of an SNS topic that receives alarm and OK notifications.
+   * @default - alarms change state without notifying anyone
+   */
+  readonly alarmTopicArn?: string;
+}
+
+const PERIOD = Duration.minutes(5);
+
+/**
+ * CloudWatch alarms an operator needs on day one: the API answering 5xx, the function failing, Lambda
+ * throttling it (concurrency exhausted), and p99 duration close to the timeout. No data means no traffic,
+ * which is healthy.
+ */
+export class PlatformAlarms extends Construct {
+  readonly api5xx: Alarm;
+  readonly functionErrors: Alarm;
+  readonly functionThrottles: Alarm;
+  readonly durationNearTimeout: Alarm;
+
+  constructor(scope: Construct, id: string, props: PlatformAlarmsProps) {
+    super(scope, id);
+    const topic = props.alarmTopicArn ? Topic.fromTopicArn(this, 'Topic', props.alarmTopicArn) : undefined;
+    const alarm = (alarmId: string, description: string, metric: IMetric, threshold: number, periods = 1): Alarm => {
+      const created = new Alarm(this, alarmId, {
+        alarmDescription: description,
+        metric,
+        threshold,
+        evaluationPeriods: periods,
+        datapointsToAlarm: periods,
+        comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+        treatMissingData: TreatMissingData.NOT_BREACHING,
+      });
+      if (topic) {
+        created.addAlarmAction(new SnsAction(topic));
+        created.addOkAction(new SnsAction(topic));
+      }
+      return created;
+    };
+    const durationThresholdMs = Math.floor(props.timeout.toMilliseconds() * DURATION_ALARM_RATIO);
+
+    this.api5xx = alarm(
+      'Api5xx',
+      'The API answered 5xx (function crash, integration failure or timeout) in the last 5 minutes.',
+      props.api.metricServerError({ period: PERIOD, statistic: 'Sum' }),
+      1,
+    );
+    this.functionErrors = alarm(
+      'FunctionErrors',
+      'The platform function raised errors (invocations that failed or timed out) in the last 5 minutes.',
+      props.handler.metricErrors({ period: PERIOD, statistic: 'Sum' }),
+      1,
+    );
+    this.functionThrottles = alarm(
+      'FunctionThrottles',
+      'Lambda throttled the platform function: concurrency is exhausted and clients get errors.',
+      props.handler.metricThrottles({ period: PERIOD, statistic: 'Sum' }),
+      1,
+    );
+    this.durationNearTimeout = alarm(
+      'DurationNearTimeout',
+      `p99 duration reached ${DURATION_ALARM_RATIO * 100}% of the function timeout in 2 consecutive periods: ` +
+        'responses are about to be cut off.',
+      props.handler.metricDuration({ period: PERIOD, statistic: 'p99' }),
+      durationThresholdMs,
+      2,
+    );
+  }
+}

@@ -1,0 +1,81 @@
+import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
+import { StackConfigError } from './errors.js';
+import { tableSchemasById } from './table-schemas.js';
+
+/** Bearer-token validation settings of the deployed function (DESIGN §6 `AUTH_*`). */
+export interface AuthProps {
+  /** Token issuer (`iss`), the authorization server's issuer identifier. */
+  readonly issuer: string;
+  /** URL of the issuer's JSON Web Key Set. */
+  readonly jwksUrl: string;
+  /**
+   * Expected audience (`aud`). RFC 8707: the token must be issued for this resource.
+   * @default - the MCP endpoint URL
+   */
+  readonly audience?: string;
+}
+
+/** Store TTLs in minutes. */
+export interface TtlMinutes {
+  /** Session lifetime since last use. */
+  readonly session: number;
+  /** How long resumable stream events stay replayable. */
+  readonly stream: number;
+  /** Task lifetime. */
+  readonly task: number;
+}
+
+/** DESIGN §6 defaults. */
+export const DEFAULT_TTL_MINUTES: TtlMinutes = { session: 60, stream: 60, task: 10 };
+
+/** DESIGN §6 default of `BOS_DEADLINE_RESERVE_MS`. */
+export const DEFAULT_DEADLINE_RESERVE_MS = 1000;
+
+/** What {@link platformEnvironment} is built from. */
+export interface PlatformEnvironmentInput {
+  readonly endpointUrl: string;
+  readonly tables: { readonly sessions: ITable; readonly streams: ITable; readonly tasks: ITable; readonly directory: ITable };
+  readonly allowedOrigins: readonly string[];
+  readonly auth: AuthProps;
+  readonly ttlMinutes?: Partial<TtlMinutes>;
+  readonly deadlineReserveMs?: number;
+}
+
+function positiveInteger(name: string, value: number): string {
+  if (!Number.isInteger(value) || value <= 0) {
+    throw new StackConfigError('invalid_function_settings', `${name} must be a positive integer, got ${value}`);
+  }
+  return String(value);
+}
+
+/**
+ * The function's environment, exactly the DESIGN §6 variables; table variables are named by
+ * `lib/table-schemas.ts`, which the local stack reads too.
+ */
+export function platformEnvironment(input: PlatformEnvironmentInput): Record<string, string> {
+  const ttl = { ...DEFAULT_TTL_MINUTES, ...input.ttlMinutes };
+  if (input.auth.issuer === '' || input.auth.jwksUrl === '') {
+    throw new StackConfigError('invalid_auth', 'auth issuer and JWKS URL are required');
+  }
+  if (input.allowedOrigins.some((origin) => origin.includes(','))) {
+    throw new StackConfigError('invalid_context', 'an allowed origin cannot contain ","');
+  }
+  return {
+    MCP_ENDPOINT: input.endpointUrl,
+    [tableSchemasById.sessions.envVar]: input.tables.sessions.tableName,
+    MCP_SESSION_TTL_MINUTES: positiveInteger('session TTL', ttl.session),
+    [tableSchemasById.streams.envVar]: input.tables.streams.tableName,
+    MCP_STREAM_TTL_MINUTES: positiveInteger('stream TTL', ttl.stream),
+    [tableSchemasById.tasks.envVar]: input.tables.tasks.tableName,
+    MCP_TASK_TTL_MINUTES: positiveInteger('task TTL', ttl.task),
+    MCP_ALLOWED_ORIGINS: input.allowedOrigins.join(','),
+    [tableSchemasById.directory.envVar]: input.tables.directory.tableName,
+    BOS_DEADLINE_RESERVE_MS: positiveInteger(
+      'deadline reserve',
+      input.deadlineReserveMs ?? DEFAULT_DEADLINE_RESERVE_MS,
+    ),
+    AUTH_ISSUER: input.auth.issuer,
+    AUTH_AUDIENCE: input.auth.audience ?? input.endpointUrl,
+    AUTH_JWKS_URL: input.auth.jwksUrl,
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * The one definition of every DynamoDB table the platform uses, as plain data (no CDK import), so the CDK
+ * stack (`lib/`) and the local stack (`local/dynamodb-local.ts`, `CreateTable`) build the same tables and
+ * cannot drift. Key names follow the reference runtime's CloudFormation (reference-runtime-lessons §2).
+ */
+
+/** A key attribute; every key in this platform is a string. */
+export interface KeyAttribute {
+  name: string;
+  type: 'S';
+}
+
+/** One table: keys, TTL attribute, billing, and the environment variable its name is passed in. */
+export interface TableSchema {
+  /** Logical id used for CDK construct ids and local table names (`<prefix><id>`). */
+  id: 'sessions' | 'streams' | 'tasks' | 'directory';
+  partitionKey: KeyAttribute;
+  sortKey?: KeyAttribute;
+  /** Epoch-seconds TTL attribute; DynamoDB deletes late, so code checks expiry on every read too. */
+  timeToLiveAttribute: 'expiresAt';
+  billingMode: 'PAY_PER_REQUEST';
+  /** Environment variable the deployed table name is passed to the Lambda in (DESIGN §6). */
+  envVar: 'MCP_SESSION_TABLE' | 'MCP_STREAM_TABLE' | 'MCP_TASK_TABLE' | 'BOS_DIRECTORY_TABLE';
+}
+
+const stringKey = (name: string): KeyAttribute => ({ name, type: 'S' });
+
+/** Sessions: one item per session, `sessionId` (S). */
+export const sessionsTable: TableSchema = {
+  id: 'sessions',
+  partitionKey: stringKey('sessionId'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'MCP_SESSION_TABLE',
+};
+
+/** Resumable streams: events per session, `sessionId` (S) + `eventId` (S). */
+export const streamsTable: TableSchema = {
+  id: 'streams',
+  partitionKey: stringKey('sessionId'),
+  sortKey: stringKey('eventId'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'MCP_STREAM_TABLE',
+};
+
+/** Tasks: `sessionId` (S) + `taskId` (S). */
+export const tasksTable: TableSchema = {
+  id: 'tasks',
+  partitionKey: stringKey('sessionId'),
+  sortKey: stringKey('taskId'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'MCP_TASK_TABLE',
+};
+
+/** Tenancy directory, single-table design: `pk` (S) + `sk` (S). */
+export const directoryTable: TableSchema = {
+  id: 'directory',
+  partitionKey: stringKey('pk'),
+  sortKey: stringKey('sk'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'BOS_DIRECTORY_TABLE',
+};
+
+/** Every table, in a stable order. */
+export const tableSchemas: readonly TableSchema[] = [sessionsTable, streamsTable, tasksTable, directoryTable];
+
+/** The same tables by id (the shape `DataTables`' `specs` prop takes). */
+export const tableSchemasById = {
+  sessions: sessionsTable,
+  streams: streamsTable,
+  tasks: tasksTable,
+  directory: directoryTable,
+} as const satisfies Record<TableSchema['id'], TableSchema>;

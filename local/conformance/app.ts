@@ -1,0 +1,39 @@
+/**
+ * The conformance app: an `McpServer` carrying everything the server scenarios of
+ * `@modelcontextprotocol/conformance@0.2.0-alpha.12` exercise at `--requirements 2025-11-25`.
+ */
+import { McpServer } from '../../lambda/mcp/index.js';
+import type { McpServerOptions } from '../../lambda/mcp/types.js';
+import { conformanceHooks, registerConformancePrompts, registerConformanceResources } from './catalog.js';
+import { registerConformanceTools } from './tools.js';
+
+export interface ConformanceAppOptions {
+  /**
+   * Origins the app accepts. dns-rebinding-protection sends `Origin: http://<host:port of the server>`
+   * and expects 2xx, and `Origin: http://evil.example.com` and expects 4xx, so callers pass the origins
+   * of the address they listen on.
+   */
+  allowedOrigins: readonly string[];
+  /** Extra runtime options (stores, clock …) for callers that embed the app elsewhere. */
+  overrides?: Partial<McpServerOptions>;
+}
+
+/** Builds a fresh conformance server; nothing is shared between two calls. */
+export function createConformanceApp(options: ConformanceAppOptions): McpServer {
+  const server = new McpServer({
+    name: 'bos-mcp-conformance',
+    version: '0.1.0',
+    allowedOrigins: options.allowedOrigins,
+    ...conformanceHooks(),
+    ...options.overrides,
+  });
+  registerConformanceTools(server);
+  registerConformanceResources(server);
+  registerConformancePrompts(server);
+  return server;
+}
+
+/** The origins a browser would send for a server reachable at `port` on the loopback interface. */
+export function loopbackOrigins(port: number): string[] {
+  return [`http://127.0.0.1:${port}`, `http://localhost:${port}`, `http://[::1]:${port}`];
+}

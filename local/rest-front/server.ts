@@ -1,0 +1,213 @@
+/**
+ * The local API Gateway REST v1 front: a `node:http` server that turns each request into a proxy event,
+ * invokes the function with response streaming, and relays the answer as a STREAM-mode integration does.
+ */
+import { randomUUID } from 'node:crypto';
+import { once } from 'node:events';
+import { type IncomingMessage, type Server, type ServerResponse, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Readable } from 'node:stream';
+import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { describeError, log } from '../log.js';
+import { readPrelude } from './prelude.js';
+import { buildProxyEvent } from './proxy-event.js';
+import { relayPayload } from './relay.js';
+import { PLATFORM_ROUTES, type RestRoute, matchRoute } from './routes.js';
+
+/** The function as the front sees it (`RuntimePool` fits). */
+export interface FunctionInvoker {
+  invoke(event: APIGatewayProxyEvent, options: { signal: AbortSignal }): Promise<{ body: Readable }>;
+}
+
+/** Options of {@link startRestFront}. */
+export interface RestFrontOptions {
+  invoker: FunctionInvoker;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** 0 picks a free port. @default 0 */
+  port?: number;
+  /** Stage name put in `requestContext.stage` (the local URL has no stage segment). @default 'local' */
+  stage?: string;
+  /** @default PLATFORM_ROUTES */
+  routes?: readonly RestRoute[];
+  /** Silence allowed between two chunks (API Gateway Regional: 5 min). @default 300000 */
+  idleTimeoutMs?: number;
+  /** Longest response, prelude wait included (API Gateway STREAM: 15 min). @default 900000 */
+  maxDurationMs?: number;
+  /** Largest request body (API Gateway: 10 MB). @default 10485760 */
+  maxRequestBytes?: number;
+  /** Allowed browser origins for the CORS preflight API Gateway answers itself. @default [] */
+  allowedOrigins?: readonly string[];
+}
+
+/** A running front. */
+export interface RestFront {
+  /** `http://127.0.0.1:<port>` (no trailing slash). */
+  url: string;
+  port: number;
+  server: Server;
+  close(): Promise<void>;
+}
+
+/** Starts the front and resolves once it listens. */
+export async function startRestFront(options: RestFrontOptions): Promise<RestFront> {
+  const settings = {
+    invoker: options.invoker,
+    stage: options.stage ?? 'local',
+    routes: options.routes ?? PLATFORM_ROUTES,
+    idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
+    maxDurationMs: options.maxDurationMs ?? 900_000,
+    maxRequestBytes: options.maxRequestBytes ?? 10 * 1024 * 1024,
+    allowedOrigins: options.allowedOrigins ?? [],
+  };
+  const server = createServer({ noDelay: true }, (req, res) => {
+    void handle(settings, req, res).catch((error: unknown) => {
+      log('error', 'rest front failed a request', { error: describeError(error) });
+      if (!res.headersSent) sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+      else res.destroy();
+    });
+  });
+  // Streams may last 15 minutes; the front's own limits above apply instead of Node's defaults.
+  server.requestTimeout = 0;
+  server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address() as AddressInfo;
+  return {
+    url: `http://${address.address}:${address.port}`,
+    port: address.port,
+    server,
+    close: async () => {
+      server.closeAllConnections();
+      server.close();
+      await once(server, 'close');
+    },
+  };
+}
+
+type Settings = Required<Omit<RestFrontOptions, 'host' | 'port'>>;
+
+async function handle(settings: Settings, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const receivedAt = new Date();
+  const deadline = receivedAt.getTime() + settings.maxDurationMs;
+  const requestId = randomUUID();
+  res.setHeader('x-amzn-RequestId', requestId);
+  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  const match = matchRoute(settings.routes, req.method ?? 'GET', path);
+  if (match.kind === 'none') {
+    req.resume();
+    sendGatewayError(res, 403, 'Missing Authentication Token', 'MissingAuthenticationTokenException');
+    return;
+  }
+  if (match.kind === 'preflight') {
+    req.resume();
+    sendPreflight(req, res, match.route, settings.allowedOrigins);
+    return;
+  }
+  const body = await readRequestBody(req, settings.maxRequestBytes);
+  if (body === undefined) {
+    sendGatewayError(res, 413, 'Request Too Long', 'RequestTooLongException');
+    return;
+  }
+  const event = buildProxyEvent(req, body, { resource: match.route.resource, stage: settings.stage, requestId, receivedAt });
+  const controller = new AbortController();
+  const onClientGone = (): void => {
+    if (!res.writableFinished) controller.abort();
+  };
+  res.once('close', onClientGone);
+  const timer = setTimeout(() => controller.abort(), settings.maxDurationMs);
+  let payload: Readable;
+  try {
+    ({ body: payload } = await settings.invoker.invoke(event, { signal: controller.signal }));
+  } catch (error) {
+    clearTimeout(timer);
+    return failBeforePrelude(res, controller.signal, error);
+  }
+  clearTimeout(timer);
+  // Errors are observed through `errored`/listeners below; this keeps an early one from going unhandled.
+  payload.on('error', () => undefined);
+  res.off('close', onClientGone);
+  if (res.destroyed) {
+    payload.destroy();
+    return;
+  }
+  let prelude;
+  try {
+    prelude = await withTimeout(readPrelude(payload), Math.min(settings.idleTimeoutMs, deadline - Date.now()));
+  } catch (error) {
+    payload.destroy();
+    return failBeforePrelude(res, controller.signal, error);
+  }
+  res.statusCode = prelude.statusCode;
+  for (const [name, value] of prelude.headers) {
+    // Framing is the front's business: the payload length is unknown and the connection is ours.
+    if (/^(content-length|transfer-encoding|connection|keep-alive)$/i.test(name)) continue;
+    res.appendHeader(name, value);
+  }
+  res.flushHeaders();
+  const outcome = await relayPayload(payload, res, { idleTimeoutMs: settings.idleTimeoutMs, deadline });
+  if (outcome !== 'completed' && outcome !== 'client_gone') {
+    log('warn', 'stream aborted', { requestId, outcome, error: describeError(payload.errored) });
+  }
+}
+
+/** 502 (or 504 for our own time limit) when the function fails before a valid prelude; nothing if the client left. */
+function failBeforePrelude(res: ServerResponse, signal: AbortSignal, error: unknown): void {
+  if (res.destroyed) return;
+  if (error instanceof TimeoutError || signal.aborted) {
+    sendGatewayError(res, 504, 'Endpoint request timed out', 'IntegrationTimeoutException');
+    return;
+  }
+  log('warn', 'function failed before the prelude', { error: describeError(error) });
+  sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+}
+
+/** API Gateway's own JSON error body, e.g. `{"message":"Missing Authentication Token"}`. */
+function sendGatewayError(res: ServerResponse, status: number, message: string, errorType: string): void {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': Buffer.byteLength(body),
+    'x-amzn-ErrorType': errorType,
+  });
+  res.end(body);
+}
+
+/** The CORS preflight API Gateway's mock integration answers (CDK `addCorsPreflight`), without the function. */
+function sendPreflight(req: IncomingMessage, res: ServerResponse, route: RestRoute, origins: readonly string[]): void {
+  const origin = req.headers.origin;
+  const allowed = origin !== undefined && (origins.includes(origin) || origins.includes('*'));
+  res.writeHead(204, {
+    ...(allowed ? { 'Access-Control-Allow-Origin': origin, Vary: 'Origin' } : {}),
+    'Access-Control-Allow-Methods': [...route.methods, 'OPTIONS'].join(','),
+    'Access-Control-Allow-Headers': req.headers['access-control-request-headers'] ?? '',
+    'Access-Control-Max-Age': '3600',
+  });
+  res.end();
+}
+
+/** Reads the whole request body (REST APIs do not stream requests), or `undefined` past the size limit. */
+async function readRequestBody(req: IncomingMessage, maxBytes: number): Promise<Buffer | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req as AsyncIterable<Buffer>) {
+    size += chunk.byteLength;
+    if (size > maxBytes) {
+      req.resume();
+      return undefined;
+    }
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks);
+}
+
+class TimeoutError extends Error {
+  override readonly name = 'TimeoutError';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new TimeoutError('no prelude in time')), Math.max(0, ms));
+  });
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+}

@@ -1,0 +1,8 @@
+/**
+ * Local Lambda: the Runtime API (2018-06-01) served to AWS's runtime interface client, one endpoint and
+ * process per execution environment, with the function timeout enforced.
+ */
+export { InvocationError, RuntimePoolStartError, type InvocationErrorCode } from './errors.js';
+export type { InvocationResponse } from './invocation.js';
+export { RuntimePool, type InvokeOptions, type RuntimePoolOptions } from './runtime-pool.js';
+export { defaultNodePath, ricEntry, runtimeEnvironment } from './runtime-process.js';

