@@ -3,6 +3,12 @@
  */
 import { runCli } from './cli-run.js';
 
+// `npm run client -- … | head` closes stdout early; that is the reader's choice, not a failure.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
 const code = await runCli(process.argv.slice(2), {
   stdout: (line) => process.stdout.write(`${line}\n`),
   stderr: (line) => process.stderr.write(`${line}\n`),

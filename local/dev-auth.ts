@@ -107,9 +107,10 @@ export interface RunningDevIssuer extends DevAuth {
 export async function startDevIssuer(
   options: Omit<DevAuthOptions, 'issuer'> & { port?: number },
 ): Promise<RunningDevIssuer> {
-  let auth: DevAuth | undefined;
+  // Filled in once the port is known (the issuer URL, and so the tokens' `iss`, depends on it).
+  const state: { auth?: DevAuth } = {};
   const server = createServer((req, res) => {
-    const response = auth?.handle(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method }));
+    const response = state.auth?.handle(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method }));
     if (response === undefined) {
       res.writeHead(503).end();
       return;
@@ -125,7 +126,8 @@ export async function startDevIssuer(
     server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
   });
   const { port } = server.address() as AddressInfo;
-  auth = await createDevAuth({ ...options, issuer: `http://127.0.0.1:${port}` });
+  const auth = await createDevAuth({ ...options, issuer: `http://127.0.0.1:${port}` });
+  state.auth = auth;
   return {
     ...auth,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),

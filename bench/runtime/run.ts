@@ -38,10 +38,14 @@ const CALL = JSON.stringify({
 });
 
 async function startChild(side: Side): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./serve-one.ts', import.meta.url).pathname, side], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
-  const [line] = (await once(createInterface({ input: child.stdout! }), 'line')) as [string];
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./serve-one.ts', import.meta.url).pathname, side],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
+  const [line] = (await once(createInterface({ input: child.stdout }), 'line')) as [string];
   return { child, url: (JSON.parse(line) as { url: string }).url };
 }
 
@@ -80,7 +84,12 @@ async function assertEchoes(side: Side, url: string, headers: Record<string, str
   }
 }
 
-async function measure(side: Side, url: string, headers: Record<string, string>, round: number): Promise<Round> {
+async function measure(
+  side: Side,
+  url: string,
+  headers: Record<string, string>,
+  round: number,
+): Promise<Round> {
   const result = await autocannon({ url, method: 'POST', headers, body: CALL, connections, duration });
   return {
     side,
@@ -94,7 +103,10 @@ async function measure(side: Side, url: string, headers: Record<string, string>,
 
 const mean = (values: number[]): number => values.reduce((a, b) => a + b, 0) / Math.max(values.length, 1);
 
-function summarise(results: Round[], side: Side): { reqPerSec: number; p50: number; p99: number; errors: number } {
+function summarise(
+  results: Round[],
+  side: Side,
+): { reqPerSec: number; p50: number; p99: number; errors: number } {
   const mine = results.filter((r) => r.side === side);
   return {
     reqPerSec: Math.round(mean(mine.map((r) => r.reqPerSec))),
@@ -118,7 +130,8 @@ try {
   for (let round = 1; round <= rounds; round++) {
     // Alternate who goes first so drift (thermal, other tenants) does not favour one side.
     const order: Side[] = round % 2 === 1 ? ['ours', 'sdk'] : ['sdk', 'ours'];
-    for (const side of order) results.push(await measure(side, side === 'ours' ? ours.url : sdk.url, headers, round));
+    for (const side of order)
+      results.push(await measure(side, side === 'ours' ? ours.url : sdk.url, headers, round));
   }
 
   const lines = ['side  round     req/s   p50 ms   p99 ms  errors'];

@@ -23,15 +23,20 @@ export interface BenchServer {
 const ECHO_TOOL = {
   name: 'echo',
   description: 'Echoes the message',
-  inputSchema: { type: 'object' as const, properties: { message: { type: 'string' } }, required: ['message'] },
+  inputSchema: {
+    type: 'object' as const,
+    properties: { message: { type: 'string' } },
+    required: ['message'],
+  },
 };
 
 /** Our runtime with one `echo` tool. */
 export async function startOurs(): Promise<BenchServer> {
   const app = new McpServer({ name: 'bench-ours', version: '1.0.0' });
-  app.registerTool(
-    ECHO_TOOL,
-    (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.message) }] }),
+  app.registerTool(ECHO_TOOL, (args) =>
+    Promise.resolve({
+      content: [{ type: 'text', text: typeof args.message === 'string' ? args.message : '' }],
+    }),
   );
   const front = await serveNode((request, ctx) => app.handle(request, ctx));
   return { url: `${front.url}/mcp`, close: () => front.close() };
@@ -57,7 +62,10 @@ export async function startSdk(): Promise<BenchServer> {
   const http = createServer((req, res) => {
     void (async () => {
       const server = sdkServer();
-      const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+      const transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: undefined,
+        enableJsonResponse: true,
+      });
       res.on('close', () => {
         void transport.close();
         void server.close();

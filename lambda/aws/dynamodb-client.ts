@@ -40,6 +40,8 @@ export function createDynamoDbClient(options: DynamoDbClientOptions = {}): Dynam
     requestHandler: {
       connectionTimeout: options.connectionTimeoutMs ?? 1000,
       requestTimeout: options.requestTimeoutMs ?? 2000,
+      // Without this the handler only logs a warning when requestTimeout passes and keeps waiting.
+      throwOnRequestTimeout: true,
     },
   });
 }

@@ -5,8 +5,8 @@
  */
 import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { SessionStoreUnavailableError } from '../mcp/errors.js';
-import type { SessionRecord, SessionStore } from '../mcp/types.js';
+import { SessionStoreUnavailableError } from '../mcp/index.js';
+import type { SessionRecord, SessionStore } from '../mcp/index.js';
 
 /** Options for {@link DynamoDbSessionStore}. */
 export interface DynamoDbSessionStoreOptions {

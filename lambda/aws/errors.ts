@@ -28,3 +28,18 @@ export class ConfigError extends Error {
     this.problems = problems;
   }
 }
+
+/**
+ * Log-safe fields for a thrown value: name, message, code (and a `ConfigError`'s problems), never the stack
+ * or the raw object. For logs only; clients get fixed messages.
+ */
+export function errorFields(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return {
+    errorName: error.name,
+    errorMessage: error.message,
+    ...(code === undefined ? {} : { errorCode: code }),
+    ...(error instanceof ConfigError ? { problems: error.problems } : {}),
+  };
+}

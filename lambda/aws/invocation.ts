@@ -3,11 +3,13 @@
  * deadline, the client IP, and a cancellation signal for client disconnect.
  */
 import type { Context } from 'aws-lambda';
-import type { McpInvocationContext } from '../mcp/types.js';
+import type { McpInvocationContext } from '../mcp/index.js';
 
 /** One invocation: the context handed to `McpServer.handle` and the means to cancel it. */
 export interface Invocation {
   context: McpInvocationContext;
+  /** The same signal as `context.signal`, typed as always present (e.g. for `Request.signal`). */
+  signal: AbortSignal;
   /** Fires `context.signal`; safe to call more than once (only the first reason counts). */
   abort(reason?: unknown): void;
 }
@@ -39,6 +41,7 @@ export function createInvocation(
   };
   return {
     context,
+    signal: controller.signal,
     abort: (reason) => {
       if (!controller.signal.aborted) controller.abort(reason);
     },

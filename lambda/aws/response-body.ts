@@ -3,8 +3,9 @@
  * destination's backpressure (`write()` returning false, then 'drain') stops reads from the web stream.
  */
 import { Readable } from 'node:stream';
-import type { Logger } from '../mcp/types.js';
+import type { Logger } from '../mcp/index.js';
 import { sseInternalErrorFrame } from './error-response.js';
+import { errorFields } from './errors.js';
 
 /** Options for {@link responseBodyReadable}. */
 export interface ResponseBodyOptions {
@@ -61,7 +62,7 @@ class ResponseBodyReadable extends Readable {
 
   /** After the first byte the status is gone: report the failure inside the stream, then end it. */
   #fail(error: unknown): void {
-    this.#options.logger?.error('response body failed after the stream started', { error });
+    this.#options.logger?.error('response body failed after the stream started', errorFields(error));
     if (this.#options.sse) {
       // Close any half-written event first so the error frame parses on its own.
       const separator = this.#tail === '\n\n' ? '' : '\n\n';

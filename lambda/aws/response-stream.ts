@@ -7,7 +7,8 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { Logger } from '../mcp/types.js';
+import type { Logger } from '../mcp/index.js';
+import { errorFields } from './errors.js';
 import { responseBodyReadable } from './response-body.js';
 
 /** Options for {@link toStreamingResult} and {@link writeResponse}. */
@@ -78,6 +79,6 @@ export async function writeResponse(
     await pipeline(body, stream);
   } catch (error) {
     if (!aborted) throw error;
-    options.logger?.info('client went away before the response ended', { error });
+    options.logger?.info('client went away before the response ended', errorFields(error));
   }
 }

@@ -1,8 +1,13 @@
 import type { SourceAdapter } from '../federation/index.js';
-import { createLogger, McpServer } from '../mcp/index.js';
-import type { Logger, McpInvocationContext, McpServerOptions } from '../mcp/types.js';
+import { createJsonLogger, McpServer } from '../mcp/index.js';
+import type { Logger, McpInvocationContext, McpServerOptions } from '../mcp/index.js';
 import type { Directory } from './directory/types.js';
-import { DEFAULT_CONTRACT_URI, negotiatesSourceResults, SOURCE_RESULTS_EXTENSION, sourceResultsCapability } from './extension/negotiation.js';
+import {
+  DEFAULT_CONTRACT_URI,
+  negotiatesSourceResults,
+  SOURCE_RESULTS_EXTENSION,
+  sourceResultsCapability,
+} from './extension/negotiation.js';
 import { createArgumentValidator } from './operations/validate.js';
 import { authenticate } from './principals/authenticate.js';
 import {
@@ -35,6 +40,12 @@ export interface BosPlatformOptions {
   /** Per-source timeout when neither the adapter nor the context sets one. @default 10000 */
   sourceTimeoutMs?: number;
   logger?: Logger;
+  /**
+   * Source of the `observed_at` timestamps in result metadata (deterministic tests). Deadlines always
+   * use real time (`Date.now`), as `ctx.deadline` does.
+   * @default serverOptions.clock ?? Date.now
+   */
+  clock?: () => number;
   /** The runtime's options; `experimental` gains the `bos/source-results/v1` advertisement. */
   serverOptions: McpServerOptions;
 }
@@ -51,7 +62,8 @@ export interface BosPlatform {
 
 /** Builds the BOS platform app (DESIGN §5). */
 export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
-  const logger = options.logger ?? options.serverOptions.logger ?? createLogger();
+  const logger =
+    options.logger ?? options.serverOptions.logger ?? createJsonLogger({ base: { component: 'bos' } });
   const server = new McpServer({
     ...options.serverOptions,
     logger,
@@ -68,7 +80,7 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
     operationTimeoutMs: options.operationTimeoutMs ?? 30_000,
     sourceTimeoutMs: options.sourceTimeoutMs ?? 10_000,
     logger,
-    clock: options.serverOptions.clock ?? Date.now,
+    clock: options.clock ?? options.serverOptions.clock ?? Date.now,
   };
   // The runtime's own tool timeout must not cut an operation short of writing its final frame.
   const timeoutMs = deps.operationTimeoutMs + deps.deadlineReserveMs + 5_000;
@@ -91,7 +103,8 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
     server,
     async handle(request, ctx = {}) {
       const path = new URL(request.url).pathname.replace(/\/+$/, '');
-      if (request.method === 'GET' && metadataPaths.has(path)) return protectedResourceMetadataResponse(metadata);
+      if (request.method === 'GET' && metadataPaths.has(path))
+        return protectedResourceMetadataResponse(metadata);
       const outcome = await authenticate(request, options.verifier, { metadataUrl });
       if (!outcome.ok) {
         logger.info('bos.auth.refused', { reason: outcome.error.code, status: outcome.response.status });

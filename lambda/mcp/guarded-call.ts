@@ -43,12 +43,8 @@ export async function guardedCall<T>(fn: (signal: AbortSignal) => Promise<T>, op
     if (signal.aborted) onAbort();
     else signal.addEventListener('abort', onAbort, { once: true });
   });
-  let work: Promise<T>;
-  try {
-    work = fn(signal);
-  } catch (error) {
-    work = Promise.reject(error as Error);
-  }
+  // A synchronous throw becomes a rejection, so every failure takes one path.
+  const work = (async () => fn(signal))();
   try {
     return await Promise.race([work, aborted]);
   } finally {

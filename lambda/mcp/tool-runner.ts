@@ -30,7 +30,7 @@ export function sessionfulToolResult(result: ToolResult): JsonObject {
   if (result.resultType === 'input_required') {
     throw new TypeError('tool returned input_required in the session-ful shape');
   }
-  const out: JsonObject = { content: result.content as unknown as JsonObject[] };
+  const out: JsonObject = { content: result.content };
   if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
   if (result.isError !== undefined) out.isError = result.isError;
   if (result._meta !== undefined) out._meta = result._meta;

@@ -32,7 +32,9 @@ export function registerConformanceResources(server: McpServer): void {
     (uri) => {
       // resources-templates-read checks that the id of the URI shows up in the content.
       const id = TEMPLATE.exec(uri)?.[1] ?? '';
-      return Promise.resolve([{ uri, mimeType: 'application/json', text: JSON.stringify({ id, source: 'template' }) }]);
+      return Promise.resolve([
+        { uri, mimeType: 'application/json', text: JSON.stringify({ id, source: 'template' }) },
+      ]);
     },
   );
 }
@@ -40,7 +42,9 @@ export function registerConformanceResources(server: McpServer): void {
 /** Registers the conformance prompts on `server`. */
 export function registerConformancePrompts(server: McpServer): void {
   server.registerPrompt({ name: 'test_simple_prompt', description: 'A prompt without arguments' }, () =>
-    Promise.resolve({ messages: [{ role: 'user', content: { type: 'text', text: 'Say something simple.' } }] }),
+    Promise.resolve({
+      messages: [{ role: 'user', content: { type: 'text', text: 'Say something simple.' } }],
+    }),
   );
   server.registerPrompt(
     {
@@ -54,7 +58,10 @@ export function registerConformancePrompts(server: McpServer): void {
     (args) =>
       Promise.resolve({
         messages: [
-          { role: 'user', content: { type: 'text', text: `arg1 is ${args.arg1 ?? ''}, arg2 is ${args.arg2 ?? ''}` } },
+          {
+            role: 'user',
+            content: { type: 'text', text: `arg1 is ${args.arg1 ?? ''}, arg2 is ${args.arg2 ?? ''}` },
+          },
         ],
       }),
   );
@@ -71,20 +78,26 @@ export function registerConformancePrompts(server: McpServer): void {
             role: 'user',
             content: {
               type: 'resource',
-              resource: { uri: args.resourceUri ?? 'test://missing', mimeType: 'text/plain', text: 'Embedded body.' },
+              resource: {
+                uri: args.resourceUri ?? 'test://missing',
+                mimeType: 'text/plain',
+                text: 'Embedded body.',
+              },
             },
           },
           { role: 'user', content: { type: 'text', text: 'Summarise the resource above.' } },
         ],
       }),
   );
-  server.registerPrompt({ name: 'test_prompt_with_image', description: 'A prompt that carries an image' }, () =>
-    Promise.resolve({
-      messages: [
-        { role: 'user', content: { type: 'image', data: PNG_1X1_BASE64, mimeType: 'image/png' } },
-        { role: 'user', content: { type: 'text', text: 'Describe the image above.' } },
-      ],
-    }),
+  server.registerPrompt(
+    { name: 'test_prompt_with_image', description: 'A prompt that carries an image' },
+    () =>
+      Promise.resolve({
+        messages: [
+          { role: 'user', content: { type: 'image', data: PNG_1X1_BASE64, mimeType: 'image/png' } },
+          { role: 'user', content: { type: 'text', text: 'Describe the image above.' } },
+        ],
+      }),
   );
 }
 

@@ -13,7 +13,11 @@ export const PNG_1X1_BASE64 =
 export const WAV_BASE64 = 'UklGRiwAAABXQVZFZm10IBAAAAABAAEAQB8AAIA+AAACABAAZGF0YQgAAAAAAOgDAAAY/A==';
 
 /** Log lines `test_tool_with_logging` emits; the scenario wants at least three. */
-export const LOG_LINES = ['Tool execution started', 'Tool processing data', 'Tool execution completed'] as const;
+export const LOG_LINES = [
+  'Tool execution started',
+  'Tool processing data',
+  'Tool execution completed',
+] as const;
 
 /**
  * Input schema of `json_schema_2020_12_tool`. The scenario (SEP-1613, SEP-2106) checks that tools/list
@@ -51,7 +55,12 @@ export const DEFAULTS_FORM: JsonObject = {
     name: { type: 'string', description: 'Full name', default: 'John Doe' },
     age: { type: 'integer', description: 'Age in years', default: 30 },
     score: { type: 'number', description: 'Score', default: 95.5 },
-    status: { type: 'string', description: 'Status', enum: ['active', 'inactive', 'pending'], default: 'active' },
+    status: {
+      type: 'string',
+      description: 'Status',
+      enum: ['active', 'inactive', 'pending'],
+      default: 'active',
+    },
     verified: { type: 'boolean', description: 'Verified', default: true },
   },
   required: [],

@@ -7,7 +7,10 @@ import { ConformanceSetupError } from './start.js';
 import { renderReport, runConformanceSuite } from './suite.js';
 
 const { values } = parseArgs({
-  options: { requirements: { type: 'string', default: '2025-11-25' }, verbose: { type: 'boolean', default: false } },
+  options: {
+    requirements: { type: 'string', default: '2025-11-25' },
+    verbose: { type: 'boolean', default: false },
+  },
 });
 const via = process.env.CONFORMANCE_VIA === 'lambda' ? 'lambda' : 'node';
 

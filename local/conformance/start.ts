@@ -31,23 +31,31 @@ export class ConformanceSetupError extends Error {
   }
 }
 
-/**
- * The seam the local Lambda stack fills: `local/stack.ts` must export
- * `startStack({ app: 'conformance', port }) => Promise<{ url, close }>` where `url` is the MCP endpoint.
- */
+/** The part of `local/stack.ts` this module uses (`startStack`, see that file). */
 interface StackModule {
-  startStack?: (options: { app: 'conformance'; port: number }) => Promise<ConformanceServer>;
+  startStack?: (options: {
+    port?: number;
+    handlerEntry?: string;
+    dynamodb?: boolean;
+    auth?: boolean;
+  }) => Promise<ConformanceServer>;
 }
+
+/** The Lambda entry the stack bundles for the conformance app. */
+const LAMBDA_ENTRY = 'local/conformance/lambda-handler.ts';
 
 const MCP_PATH = '/mcp';
 
 /** Starts the conformance server; resolves once it accepts connections. */
-export async function startConformanceServer(options: StartConformanceOptions = {}): Promise<ConformanceServer> {
+export async function startConformanceServer(
+  options: StartConformanceOptions = {},
+): Promise<ConformanceServer> {
   if (options.via === 'lambda') return startViaLambda(options.port ?? 0);
   // The app is built after listening because its Origin allow-list needs the bound port.
-  let app: McpServer | undefined;
+  const slot: { app?: McpServer } = {};
   const front = await serveNode(
     (request, ctx) => {
+      const { app } = slot;
       if (app === undefined || new URL(request.url).pathname !== MCP_PATH) {
         return Promise.resolve(Response.json({ error: 'not found' }, { status: 404 }));
       }
@@ -55,7 +63,7 @@ export async function startConformanceServer(options: StartConformanceOptions = 
     },
     { port: options.port ?? 0, host: options.host ?? '127.0.0.1' },
   );
-  app = createConformanceApp({ allowedOrigins: loopbackOrigins(front.port) });
+  slot.app = createConformanceApp({ allowedOrigins: loopbackOrigins(front.port) });
   return { url: `${front.url}${MCP_PATH}`, close: () => front.close() };
 }
 
@@ -66,13 +74,20 @@ async function startViaLambda(port: number): Promise<ConformanceServer> {
       'CONFORMANCE_VIA=lambda needs local/stack.ts (the local Lambda stack), which does not exist yet',
     );
   }
-  // A computed specifier keeps this file compiling before local/stack.ts exists.
+  // A computed specifier keeps this file type-checking independently of the stack's progress.
   const specifier = '../stack.js';
-  const stack = (await import(specifier)) as StackModule;
+  let stack: StackModule;
+  try {
+    stack = (await import(specifier)) as StackModule;
+  } catch (cause) {
+    throw new ConformanceSetupError(`local/stack.ts failed to load: ${String(cause)}`, { cause });
+  }
   if (typeof stack.startStack !== 'function') {
     throw new ConformanceSetupError(
-      "local/stack.ts does not export startStack({ app: 'conformance', port }) => Promise<{ url, close }>",
+      'local/stack.ts does not export startStack(options) => Promise<{ url, close }>',
     );
   }
-  return stack.startStack({ app: 'conformance', port });
+  // DynamoDB sessions: the stack's execution environments are separate processes. No auth: the suite
+  // sends no bearer token. The stack's default Origin allow-list is the front's own origins.
+  return stack.startStack({ port, handlerEntry: LAMBDA_ENTRY, dynamodb: true, auth: false });
 }

@@ -63,7 +63,8 @@ export interface BaselineEntry {
 export async function runConformanceSuite(options: SuiteOptions): Promise<SuiteReport> {
   const { requirements } = options;
   const baselineFile =
-    options.expectedFailuresFile ?? join(repoRoot, 'test', 'conformance', `expected-failures-${requirements}.yaml`);
+    options.expectedFailuresFile ??
+    join(repoRoot, 'test', 'conformance', `expected-failures-${requirements}.yaml`);
   const baseline = readBaseline(baselineFile);
   const outputDir = options.outputDir ?? join(repoRoot, '.conformance', requirements);
   rmSync(outputDir, { recursive: true, force: true });
@@ -85,7 +86,13 @@ export async function runConformanceSuite(options: SuiteOptions): Promise<SuiteR
     await server.close();
   }
   const scenarios = readOutcomes(outputDir);
-  return { requirements, suiteExitCode, scenarios, ...judge(scenarios, baseline), summary: summaryOf(output) };
+  return {
+    requirements,
+    suiteExitCode,
+    scenarios,
+    ...judge(scenarios, baseline),
+    summary: summaryOf(output),
+  };
 }
 
 /**
@@ -182,7 +189,9 @@ export function renderReport(report: SuiteReport): string {
   const lines = [`conformance ${report.requirements} (suite exit ${report.suiteExitCode})`];
   for (const s of report.scenarios) {
     const mark = s.failures.length > 0 ? 'FAIL' : s.warnings.length > 0 ? 'WARN' : 'pass';
-    lines.push(`  ${mark}  ${s.scenario}  (${s.passed} ok, ${s.failures.length} failed, ${s.warnings.length} warnings)`);
+    lines.push(
+      `  ${mark}  ${s.scenario}  (${s.passed} ok, ${s.failures.length} failed, ${s.warnings.length} warnings)`,
+    );
     for (const message of s.messages) lines.push(`          ${message}`);
   }
   if (report.unexpected.length > 0) lines.push(`unexpected failures: ${report.unexpected.join(', ')}`);

@@ -49,13 +49,21 @@ function registerContentTools(server: McpServer): void {
     () => Promise.resolve({ content: [{ type: 'audio', data: WAV_BASE64, mimeType: 'audio/wav' }] }),
   );
   server.registerTool(
-    { name: 'test_embedded_resource', description: 'Returns one embedded text resource', inputSchema: NO_ARGS },
+    {
+      name: 'test_embedded_resource',
+      description: 'Returns one embedded text resource',
+      inputSchema: NO_ARGS,
+    },
     () =>
       Promise.resolve({
         content: [
           {
             type: 'resource',
-            resource: { uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'Embedded resource body.' },
+            resource: {
+              uri: 'test://embedded-resource',
+              mimeType: 'text/plain',
+              text: 'Embedded resource body.',
+            },
           },
         ],
       }),
@@ -100,7 +108,11 @@ function registerNotifyingTools(server: McpServer): void {
     },
   );
   server.registerStreamingTool(
-    { name: 'test_tool_with_progress', description: 'Reports progress 0, 50 and 100 of 100', inputSchema: NO_ARGS },
+    {
+      name: 'test_tool_with_progress',
+      description: 'Reports progress 0, 50 and 100 of 100',
+      inputSchema: NO_ARGS,
+    },
     (_args, ctx) => {
       for (const step of [0, 50, 100]) ctx.progress(step, 100, `step ${step} of 100`);
       const token = (ctx.meta.progressToken as string | number | undefined) ?? 'none';
@@ -149,16 +161,30 @@ function registerClientRequestTools(server: McpServer): void {
       }),
   );
   server.registerStreamingTool(
-    { name: 'test_elicitation_sep1034_defaults', description: 'Elicits a form with defaults', inputSchema: NO_ARGS },
+    {
+      name: 'test_elicitation_sep1034_defaults',
+      description: 'Elicits a form with defaults',
+      inputSchema: NO_ARGS,
+    },
     (_args, ctx) => elicit(ctx, 'Review the prefilled fields', DEFAULTS_FORM),
   );
   server.registerStreamingTool(
-    { name: 'test_elicitation_sep1330_enums', description: 'Elicits a form with enum fields', inputSchema: NO_ARGS },
+    {
+      name: 'test_elicitation_sep1330_enums',
+      description: 'Elicits a form with enum fields',
+      inputSchema: NO_ARGS,
+    },
     (_args, ctx) => elicit(ctx, 'Choose from the lists', ENUMS_FORM),
   );
 }
 
-async function elicit(ctx: StreamingToolContext, message: string, requestedSchema: JsonObject): Promise<ToolResult> {
+async function elicit(
+  ctx: StreamingToolContext,
+  message: string,
+  requestedSchema: JsonObject,
+): Promise<ToolResult> {
   const reply = await ctx.request('elicitation/create', { mode: 'form', message, requestedSchema });
-  return text(`elicitation ${String(reply.action)}: ${JSON.stringify(reply.content ?? {})}`);
+  return text(
+    `elicitation ${typeof reply.action === 'string' ? reply.action : 'unknown'}: ${JSON.stringify(reply.content ?? {})}`,
+  );
 }

@@ -37,7 +37,12 @@ export class SeededSessionStore implements SessionStore {
 
   constructor(seed: McpSetup['session_store'], createdAt: number) {
     for (const s of seed?.seed ?? []) {
-      this.#records.set(s.id, { sessionId: s.id, createdAt, expiresAt: s.expires_unix_ms, data: { ...s.data } });
+      this.#records.set(s.id, {
+        sessionId: s.id,
+        createdAt,
+        expiresAt: s.expires_unix_ms,
+        data: { ...s.data },
+      });
     }
   }
 
@@ -70,7 +75,10 @@ const TOOL_HANDLERS: Record<string, ToolHandler> = {
   input_required: (args, ctx) => {
     const message = messageOf(args);
     if (ctx.requestState === `confirm-${message}` && ctx.inputResponses?.confirmation !== undefined) {
-      return Promise.resolve({ content: [{ type: 'text', text: `confirmed ${message}` }], resultType: 'complete' });
+      return Promise.resolve({
+        content: [{ type: 'text', text: `confirmed ${message}` }],
+        resultType: 'complete',
+      });
     }
     return Promise.resolve({
       content: [],
@@ -94,12 +102,17 @@ const TOOL_HANDLERS: Record<string, ToolHandler> = {
   input_required_extension: (args, ctx) => {
     const message = messageOf(args);
     if (ctx.requestState === `review-${message}` && ctx.inputResponses?.approval !== undefined) {
-      return Promise.resolve({ content: [{ type: 'text', text: `approved ${message}` }], resultType: 'complete' });
+      return Promise.resolve({
+        content: [{ type: 'text', text: `approved ${message}` }],
+        resultType: 'complete',
+      });
     }
     return Promise.resolve({
       content: [],
       resultType: 'input_required',
-      inputRequests: { approval: { method: 'com.example/review/approve', params: { message: `Review ${message}` } } },
+      inputRequests: {
+        approval: { method: 'com.example/review/approve', params: { message: `Review ${message}` } },
+      },
       requestState: `review-${message}`,
     });
   },

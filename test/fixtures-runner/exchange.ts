@@ -9,7 +9,8 @@ const ORIGIN = 'http://fixture.local';
 
 export function toRequest(step: StepRequest): Request {
   const headers = new Headers();
-  for (const [name, values] of Object.entries(step.headers)) for (const value of values) headers.append(name, value);
+  for (const [name, values] of Object.entries(step.headers))
+    for (const value of values) headers.append(name, value);
   const raw = step.body?.value ?? '';
   const body = step.body?.encoding === 'base64' ? Buffer.from(raw, 'base64') : raw;
   const hasBody = step.method !== 'GET' && step.method !== 'HEAD' && body.length > 0;
@@ -36,7 +37,10 @@ export async function observe(response: Response, timeoutMs: number, readBody = 
   } else if (response.body !== null) {
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`response body did not end within ${timeoutMs} ms`)), timeoutMs);
+      timer = setTimeout(
+        () => reject(new Error(`response body did not end within ${timeoutMs} ms`)),
+        timeoutMs,
+      );
     });
     try {
       text = await Promise.race([response.text(), timeout]);
@@ -69,7 +73,11 @@ export function parseSse(text: string): SseFrame[] {
       else if (field === 'data') data.push(value);
     }
     if (id === undefined && event === undefined && data.length === 0) continue;
-    frames.push({ ...(id === undefined ? {} : { id }), ...(event === undefined ? {} : { event }), data: data.join('\n') });
+    frames.push({
+      ...(id === undefined ? {} : { id }),
+      ...(event === undefined ? {} : { event }),
+      data: data.join('\n'),
+    });
   }
   return frames;
 }

@@ -46,7 +46,9 @@ function adapterHeaderProblems(headers: Record<string, string[]>): string[] {
   const buffering = headers['x-accel-buffering'];
   const isSse = headers['content-type']?.[0]?.split(';')[0]?.trim() === 'text/event-stream';
   if (buffering !== undefined && !(isSse && buffering.length === 1 && buffering[0] === 'no')) {
-    problems.push(`x-accel-buffering ${JSON.stringify(buffering)} on a non-SSE response or with a value other than no`);
+    problems.push(
+      `x-accel-buffering ${JSON.stringify(buffering)} on a non-SSE response or with a value other than no`,
+    );
   }
   return problems;
 }
@@ -85,7 +87,8 @@ if (vectors === undefined) {
       const found = vectors.find((v) => v.file === entry.file);
       if (found === undefined) problems.push(`no vector ${entry.file}`);
       for (const step of entry.steps ?? []) {
-        if (!found?.vector.input.mcp.steps.some((s) => s.name === step)) problems.push(`no step ${entry.file}#${step}`);
+        if (!found?.vector.input.mcp.steps.some((s) => s.name === step))
+          problems.push(`no step ${entry.file}#${step}`);
       }
       if (entry.reason.trim() === '') problems.push(`${entry.file} has no reason`);
     }

@@ -50,7 +50,13 @@ export interface McpSetup {
   stream_id_sequence?: string[];
   tools?: SetupTool[];
   resources?: SetupResource[];
-  resource_templates?: { uriTemplate: string; name: string; title?: string; description?: string; mimeType?: string }[];
+  resource_templates?: {
+    uriTemplate: string;
+    name: string;
+    title?: string;
+    description?: string;
+    mimeType?: string;
+  }[];
   prompts?: SetupPrompt[];
   session_store?: { seed: { id: string; expires_unix_ms: number; data: Record<string, string> }[] };
   task_runtime?: { enabled: boolean; clock_unix_ms?: number } & JsonObject;

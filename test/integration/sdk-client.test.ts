@@ -19,7 +19,10 @@ function buildServer(): McpServer {
       description: 'Echoes the message',
       inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
     },
-    (args) => Promise.resolve({ content: [{ type: 'text', text: `echo: ${String(args.message)}` }] }),
+    (args) =>
+      Promise.resolve({
+        content: [{ type: 'text', text: `echo: ${typeof args.message === 'string' ? args.message : ''}` }],
+      }),
   );
   server.registerStreamingTool(
     {

@@ -2,7 +2,13 @@ import { createInMemoryDirectory } from './in-memory-directory.js';
 import type { ContextGrant, Directory } from './types.js';
 
 /** The demo sources, as ids the composition root maps to fixture adapters. */
-export const DEMO_SOURCE_IDS = ['acme-hr', 'acme-crm', 'acme-directory', 'acme-archive', 'acme-legacy'] as const;
+export const DEMO_SOURCE_IDS = [
+  'acme-hr',
+  'acme-crm',
+  'acme-directory',
+  'acme-archive',
+  'acme-legacy',
+] as const;
 
 /** Fixed but random-looking handles (128-bit), so the demo behaves the same on every start. */
 export const DEMO_PEOPLE_CONTEXT_HANDLE = 'ctx_9486485ee7b3ed88ea163fd2912ad0ef';

@@ -1,4 +1,4 @@
-import type { Principal } from '../../mcp/types.js';
+import type { Principal } from '../../mcp/index.js';
 import type { ContextGrant, Directory } from './types.js';
 
 /** Data of an in-memory directory: the contexts, and which subjects hold which of them. */

@@ -1,4 +1,4 @@
-import type { Principal } from '../../mcp/types.js';
+import type { Principal } from '../../mcp/index.js';
 
 /**
  * The public face of a BOS context, exactly as clients see it (contract §3 `context` object; key order

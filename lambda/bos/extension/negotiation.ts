@@ -1,4 +1,4 @@
-import type { JsonObject, JsonValue, McpRequestContext } from '../../mcp/types.js';
+import type { JsonObject, JsonValue, McpRequestContext } from '../../mcp/index.js';
 
 /** The extension id, as advertised and as opted into (contract §1–§2). */
 export const SOURCE_RESULTS_EXTENSION = 'bos/source-results/v1';

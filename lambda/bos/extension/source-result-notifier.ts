@@ -1,4 +1,4 @@
-import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonValue } from '../../mcp/types.js';
+import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonValue } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 
 /** The JSON-RPC method of a source notification (contract §3). */

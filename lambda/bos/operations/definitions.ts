@@ -1,5 +1,5 @@
 import type { SourceQuery } from '../../federation/index.js';
-import type { JsonObject } from '../../mcp/types.js';
+import type { JsonObject } from '../../mcp/index.js';
 
 /** What an operation does to the systems it touches (`_meta["bos/effect"]`, `bos_list_tools.effect`). */
 export type OperationEffect = 'read' | 'write';
@@ -21,8 +21,7 @@ export interface OperationDef {
 const noExtraProperties = { type: 'object', additionalProperties: false } as const;
 
 /** RFC 3339 date-time (ajv-formats is not a dependency; a pattern keeps the schema self-contained). */
-const DATE_TIME_PATTERN =
-  '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
+const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
 
 export const searchPeople: OperationDef = {
   name: 'search_people',
@@ -74,7 +73,8 @@ export const getPerson: OperationDef = {
 
 export const listPeople: OperationDef = {
   name: 'list_people',
-  description: 'List people across the sources of the BOS context, optionally only those updated since an instant.',
+  description:
+    'List people across the sources of the BOS context, optionally only those updated since an instant.',
   inputSchema: {
     ...noExtraProperties,
     properties: {

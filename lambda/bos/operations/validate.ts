@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import { InvalidParamsError } from '../../mcp/errors.js';
-import type { JsonObject, JsonValue } from '../../mcp/types.js';
+import { InvalidParamsError } from '../../mcp/index.js';
+import type { JsonObject, JsonValue } from '../../mcp/index.js';
 
 /**
  * Validates tool arguments against a JSON Schema and answers -32602 with a safe summary on failure.

@@ -1,12 +1,11 @@
-import type { Principal } from '../../mcp/types.js';
+import type { Principal } from '../../mcp/index.js';
 import { AuthError } from '../errors.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 /** Result of {@link authenticate}: the caller, or the finished refusal to send. */
 export type AuthOutcome =
-  | { ok: true; principal: Principal }
-  | { ok: false; response: Response; error: AuthError };
+  { ok: true; principal: Principal } | { ok: false; response: Response; error: AuthError };
 
 /** Options of {@link authenticate}. */
 export interface AuthenticateOptions {

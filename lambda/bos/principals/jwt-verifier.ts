@@ -1,6 +1,6 @@
 import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
-import type { Principal } from '../../mcp/types.js';
+import type { Principal } from '../../mcp/index.js';
 import { AuthError } from '../errors.js';
 import type { TokenVerifier } from './token-verifier.js';
 
@@ -70,7 +70,8 @@ function scopesOf(payload: JWTPayload): string[] {
 /** A fixed, safe reason per failure class; jose's own message (which may quote claims) is not reused. */
 function reasonOf(error: unknown): string {
   if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
-  if (error instanceof joseErrors.JWTClaimValidationFailed) return 'The token claims are not valid for this resource.';
+  if (error instanceof joseErrors.JWTClaimValidationFailed)
+    return 'The token claims are not valid for this resource.';
   if (error instanceof joseErrors.JWKSNoMatchingKey) return 'The token was signed with an unknown key.';
   if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is invalid.';
   return 'The token is invalid.';

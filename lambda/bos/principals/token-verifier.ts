@@ -1,4 +1,4 @@
-import type { Principal } from '../../mcp/types.js';
+import type { Principal } from '../../mcp/index.js';
 
 /**
  * Port: turns a bearer token into the caller. Implementations throw `AuthError` with

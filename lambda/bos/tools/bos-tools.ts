@@ -1,4 +1,4 @@
-import type { JsonObject, StreamingToolHandler, ToolDef } from '../../mcp/types.js';
+import type { JsonObject, StreamingToolHandler, ToolDef } from '../../mcp/index.js';
 import { contextObject } from '../extension/source-result-notifier.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
@@ -13,7 +13,12 @@ export interface BosTool {
   handler: StreamingToolHandler;
 }
 
-const CONTEXT_HANDLE = { type: 'string', minLength: 1, maxLength: 128, description: 'A handle from bos_list_contexts.' };
+const CONTEXT_HANDLE = {
+  type: 'string',
+  minLength: 1,
+  maxLength: 128,
+  description: 'A handle from bos_list_contexts.',
+};
 
 /** Every BOS tool states its effect (issue 4); the discovery tools only read the directory. */
 const READ_META: JsonObject = { 'bos/effect': 'read' };
@@ -53,7 +58,12 @@ const executeDef: ToolDef = {
     type: 'object',
     properties: {
       context_handle: CONTEXT_HANDLE,
-      tool_name: { type: 'string', minLength: 1, maxLength: 128, description: 'An operation from bos_list_tools.' },
+      tool_name: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 128,
+        description: 'An operation from bos_list_tools.',
+      },
       arguments: { type: 'object', description: "Arguments matching the operation's input schema." },
     },
     required: ['context_handle', 'tool_name'],
@@ -113,4 +123,3 @@ function describeOperation(operation: OperationDef): JsonObject {
     approval_required: operation.approvalRequired,
   };
 }
-

@@ -1,5 +1,5 @@
-import { InvalidParamsError, ToolError } from '../../mcp/errors.js';
-import type { McpRequestContext } from '../../mcp/types.js';
+import { InvalidParamsError, ToolError } from '../../mcp/index.js';
+import type { McpRequestContext } from '../../mcp/index.js';
 import type { ContextGrant } from '../directory/types.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';

@@ -1,5 +1,5 @@
 import type { SourceAdapter } from '../../federation/index.js';
-import type { JsonObject, JsonValue, Logger } from '../../mcp/types.js';
+import type { JsonObject, JsonValue, Logger } from '../../mcp/index.js';
 import type { Directory } from '../directory/types.js';
 
 /** What the BOS tools need from the composition root. */
@@ -16,5 +16,6 @@ export interface BosToolDeps {
   /** Per-source timeout when neither the adapter nor the context sets one. */
   sourceTimeoutMs: number;
   logger: Logger;
+  /** `observed_at` source only; deadlines use `Date.now`. */
   clock: () => number;
 }

@@ -1,5 +1,5 @@
-import { ToolError } from '../../mcp/errors.js';
-import type { StreamingToolHandler, ToolDef } from '../../mcp/types.js';
+import { ToolError } from '../../mcp/index.js';
+import type { StreamingToolHandler, ToolDef } from '../../mcp/index.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
 import type { BosTool } from './bos-tools.js';

@@ -1,5 +1,5 @@
 import type { FederationResult } from '../../federation/index.js';
-import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/types.js';
+import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 import { contextObject } from '../extension/source-result-notifier.js';
 import { structuredText } from '../extension/text-content.js';

@@ -1,6 +1,6 @@
 import { runFederation } from '../../federation/index.js';
 import type { FederationEvent, FederationResult, SourceAdapter } from '../../federation/index.js';
-import type { JsonObject, McpRequestContext, StreamingToolContext } from '../../mcp/types.js';
+import type { JsonObject, McpRequestContext, StreamingToolContext } from '../../mcp/index.js';
 import type { ContextGrant } from '../directory/types.js';
 import { MAX_CONCURRENT_SOURCES, negotiatesSourceResults, PAGE_SIZE } from '../extension/negotiation.js';
 import { createSourceResultNotifier } from '../extension/source-result-notifier.js';
@@ -20,8 +20,7 @@ export async function runOperation(
   ctx: McpRequestContext | StreamingToolContext,
 ): Promise<FederationResult> {
   const sources = grant.sourceIds.map((id) => adapterFor(deps, id));
-  const onEvent =
-    'notify' in ctx && negotiatesSourceResults(ctx) ? sourceResultSink(ctx, grant) : undefined;
+  const onEvent = 'notify' in ctx && negotiatesSourceResults(ctx) ? sourceResultSink(ctx, grant) : undefined;
 
   const result = await runFederation({
     sources,
@@ -71,7 +70,8 @@ function sourceResultSink(
  * keeps time to merge and write the final frame before Lambda stops the function.
  */
 function operationDeadline(deps: BosToolDeps, ctx: McpRequestContext): number {
-  const own = deps.clock() + deps.operationTimeoutMs;
+  // Real time, like ctx.deadline and the engine's timers; deps.clock only stamps observed_at.
+  const own = Date.now() + deps.operationTimeoutMs;
   return ctx.deadline === undefined ? own : Math.min(own, ctx.deadline - deps.deadlineReserveMs);
 }
 

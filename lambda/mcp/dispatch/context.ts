@@ -3,7 +3,7 @@ import { isObject } from '../json-rpc.js';
 import { SessionKey } from '../session-manager.js';
 import type { JsonObject, JsonRpcId, McpInvocationContext, McpRequestContext, SessionRecord } from '../types.js';
 
-const emptyMeta: JsonObject = Object.freeze({}) as JsonObject;
+const emptyMeta: JsonObject = Object.freeze({});
 
 /** The request-scoped facts shared by every message of one HTTP request. */
 export interface RequestScope {

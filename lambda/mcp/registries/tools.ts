@@ -3,7 +3,7 @@
  * annotations, icons, execution.taskSupport) and returned as registered by `tools/list`; the argument
  * validator is compiled here, once.
  */
-import type { JsonObject, StreamingToolHandler, StreamingToolOptions, ToolDef, ToolHandler } from '../types.js';
+import type { StreamingToolHandler, StreamingToolOptions, ToolDef, ToolHandler } from '../types.js';
 import { compileValidator } from './schema-validator.js';
 import type { ArgsValidator } from './schema-validator.js';
 
@@ -19,17 +19,20 @@ export type ToolEntry =
       options: StreamingToolOptions;
     };
 
+/** What `add` takes: an entry without its (derived) validator. */
+export type ToolEntryInput = ToolEntry extends infer E ? (E extends ToolEntry ? Omit<E, 'validate'> : never) : never;
+
 /** Tools by name, in registration order. */
 export class ToolRegistry {
   readonly #entries = new Map<string, ToolEntry>();
   #defs: ToolDef[] | undefined;
 
   /** Registers a tool; throws on a duplicate name or an invalid input schema. */
-  add(entry: Omit<ToolEntry, 'validate'> & { validate?: ArgsValidator }): void {
+  add(entry: ToolEntryInput): void {
     const { def } = entry;
     if (typeof def.name !== 'string' || def.name === '') throw new Error('tool name is required');
     if (this.#entries.has(def.name)) throw new Error(`tool already registered: ${def.name}`);
-    const validate = compileValidator(def.inputSchema as JsonObject);
+    const validate = compileValidator(def.inputSchema);
     this.#entries.set(def.name, { ...entry, def: structuredClone(def), validate } as ToolEntry);
     this.#defs = undefined;
   }

@@ -19,9 +19,14 @@ function number(event: APIGatewayProxyEvent, name: string, fallback: number): nu
   return Number.isFinite(value) ? value : fallback;
 }
 
+/**
+ * Writes a whole JSON answer. `write()` then `end()`, never `end(data)`: the runtime client emits the prelude
+ * from its `write()` hook only, so `end(data)` alone would send the payload without a prelude (API Gateway 502).
+ */
 function json(stream: Writable, statusCode: number, body: unknown): void {
   const out = open(stream, { statusCode, headers: { 'Content-Type': 'application/json' } });
-  out.end(JSON.stringify(body));
+  out.write(JSON.stringify(body));
+  out.end();
 }
 
 const scenarios: Record<string, Scenario> = {
@@ -68,12 +73,18 @@ const scenarios: Record<string, Scenario> = {
       multiValueHeaders: { 'X-Multi': ['a', 'b'] },
       cookies: ['session=abc; Path=/', 'theme=dark'],
     });
-    out.end('made');
+    out.write('made');
+    out.end();
   },
   /** Ends without writing: `HttpResponseStream.from` never emits its prelude, so API Gateway answers 502. */
   'no-prelude': async (_event, stream) => {
     await Promise.resolve();
     open(stream, { statusCode: 200, headers: {} }).end();
+  },
+  /** `end(data)` with no `write()`: the runtime client's prelude hook never runs either. */
+  'end-with-data': async (_event, stream) => {
+    await Promise.resolve();
+    open(stream, { statusCode: 200, headers: { 'Content-Type': 'text/plain' } }).end('payload only');
   },
   /** Writes plain bytes with no prelude at all. */
   'raw-bytes': async (_event, stream) => {

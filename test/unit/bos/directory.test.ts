@@ -22,7 +22,13 @@ describe('demo directory', () => {
       role_label: 'Analyst',
       is_default: true,
     });
-    assert.deepEqual(people?.sourceIds, ['acme-hr', 'acme-crm', 'acme-directory', 'acme-archive', 'acme-legacy']);
+    assert.deepEqual(people?.sourceIds, [
+      'acme-hr',
+      'acme-crm',
+      'acme-directory',
+      'acme-archive',
+      'acme-legacy',
+    ]);
     assert.equal(people?.sourceTimeoutMs, 1500);
     assert.equal(sales?.context.application_name, 'Sales');
     assert.equal(sales?.context.is_default, false);

@@ -12,7 +12,11 @@ import {
 const CONTRACT = new URL('../../../../shared/contract/bos-source-results-v1.txt', import.meta.url);
 
 /** A request context with overrides; only the fields negotiation reads matter here. */
-function requestContext(overrides: { meta?: JsonObject; accept?: string[]; id?: unknown }): McpRequestContext {
+function requestContext(overrides: {
+  meta?: JsonObject;
+  accept?: string[];
+  id?: unknown;
+}): McpRequestContext {
   const accepted = overrides.accept ?? ['application/json', 'text/event-stream'];
   return {
     shape: 'sessionful',
@@ -49,7 +53,10 @@ describe('bos/source-results/v1 negotiation (contract §2)', () => {
   });
 
   it('does not stream when Accept does not list text/event-stream', () => {
-    assert.equal(negotiatesSourceResults(requestContext({ meta: optIn({}), accept: ['application/json'] })), false);
+    assert.equal(
+      negotiatesSourceResults(requestContext({ meta: optIn({}), accept: ['application/json'] })),
+      false,
+    );
   });
 
   it('does not stream for a null or fractional id', () => {
@@ -94,7 +101,8 @@ describe('source notifications (contract §3–§5)', () => {
     assert.equal(examples.length, 3);
     const sent: JsonRpcNotification[] = [];
     const notify = createSourceResultNotifier('search-1', context, (n) => sent.push(n));
-    const exampleRecord = (JSON.parse(examples[0] ?? '{}') as { params: { records: unknown[] } }).params.records;
+    const exampleRecord = (JSON.parse(examples[0] ?? '{}') as { params: { records: unknown[] } }).params
+      .records;
     const demo = { source_type: 'example', source_identity: 'demo-source' };
     notify({ status: 'page', source: demo, pageIndex: 1, records: exampleRecord });
     notify({ status: 'complete', source: demo, pageIndex: 1 });

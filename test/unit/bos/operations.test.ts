@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createArgumentValidator, getPerson, listPeople, searchPeople } from '../../../lambda/bos/operations/index.js';
+import {
+  createArgumentValidator,
+  getPerson,
+  listPeople,
+  searchPeople,
+} from '../../../lambda/bos/operations/index.js';
 import { InvalidParamsError } from '../../../lambda/mcp/errors.js';
 
 describe('operation arguments', () => {
@@ -12,11 +17,16 @@ describe('operation arguments', () => {
       query: 'ada',
       limit: 5,
     });
-    assert.deepEqual(getPerson.toQuery(validate(getPerson.inputSchema, { record_ref: 'bos:person:abc_-1' })), {
-      operation: 'get_person',
-      record_ref: 'bos:person:abc_-1',
+    assert.deepEqual(
+      getPerson.toQuery(validate(getPerson.inputSchema, { record_ref: 'bos:person:abc_-1' })),
+      {
+        operation: 'get_person',
+        record_ref: 'bos:person:abc_-1',
+      },
+    );
+    assert.deepEqual(listPeople.toQuery(validate(listPeople.inputSchema, undefined)), {
+      operation: 'list_people',
     });
-    assert.deepEqual(listPeople.toQuery(validate(listPeople.inputSchema, undefined)), { operation: 'list_people' });
     assert.deepEqual(
       listPeople.toQuery(validate(listPeople.inputSchema, { updated_since: '2026-10-08T12:00:00+02:00' })),
       { operation: 'list_people', updated_since: '2026-10-08T12:00:00+02:00' },

@@ -114,7 +114,10 @@ describe('authenticate', () => {
     assert.equal(outcome.ok, false);
     if (outcome.ok) return;
     assert.equal(outcome.response.status, 401);
-    assert.equal(outcome.response.headers.get('www-authenticate'), `Bearer resource_metadata="${METADATA_URL}"`);
+    assert.equal(
+      outcome.response.headers.get('www-authenticate'),
+      `Bearer resource_metadata="${METADATA_URL}"`,
+    );
     const body = (await outcome.response.json()) as { id: unknown; error: { code: number; message: string } };
     assert.equal(body.id, null);
     assert.equal(body.error.code, -32011);
@@ -155,7 +158,10 @@ describe('authenticate', () => {
 
   it('treats a non-Bearer scheme as no token', async () => {
     const { verifier } = await setup();
-    const request = new Request(ENDPOINT, { method: 'POST', headers: { authorization: 'Basic dXNlcjpwdw==' } });
+    const request = new Request(ENDPOINT, {
+      method: 'POST',
+      headers: { authorization: 'Basic dXNlcjpwdw==' },
+    });
     const outcome = await authenticate(request, verifier, { metadataUrl: METADATA_URL });
     assert.equal(outcome.ok, false);
     if (!outcome.ok) assert.equal(outcome.error.code, 'missing_token');

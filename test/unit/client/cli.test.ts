@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { runCli } from '../../../client/index.js';
 import { startFakePlatform, type FakePlatform } from './fake-platform.js';
 
@@ -118,13 +119,12 @@ describe('client CLI', () => {
   });
 
   it('runs as a program through npm run client (entry file prints usage)', async () => {
-    const out = await new Promise<string>((ok, fail) =>
-      execFile(
-        process.execPath,
-        ['--import', 'tsx', 'client/cli.ts', '--help'],
-        { cwd: root },
-        (error, stdout) => (error ? fail(error) : ok(stdout)),
-      ),
+    const { stdout: out } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', 'client/cli.ts', '--help'],
+      {
+        cwd: root,
+      },
     );
     assert.match(out, /^usage: npm run client/);
   });

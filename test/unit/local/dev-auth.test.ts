@@ -26,7 +26,11 @@ describe('dev auth', () => {
   it('writes .local/dev-tokens.json with exactly the two demo tokens, readable only by the owner', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'dev-auth-'));
     try {
-      const auth = await createDevAuth({ issuer: 'http://127.0.0.1:9', audience: ENDPOINT, algorithm: 'RS256' });
+      const auth = await createDevAuth({
+        issuer: 'http://127.0.0.1:9',
+        audience: ENDPOINT,
+        algorithm: 'RS256',
+      });
       const path = await auth.writeTokensFile(join(dir, '.local', 'dev-tokens.json'));
       const written = JSON.parse(await readFile(path, 'utf8')) as Record<string, string>;
       assert.deepEqual(written, { 'dev-user': auth.tokens['dev-user'], outsider: auth.tokens.outsider });

@@ -108,7 +108,8 @@ describe('serveNode', () => {
     const first = decoder.decode((await reader.read()).value);
     releaseSecond();
     let rest = '';
-    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) rest += decoder.decode(chunk.value);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read())
+      rest += decoder.decode(chunk.value);
 
     // Assess
     assert.equal(first, 'id: 1\ndata: first\n\n');

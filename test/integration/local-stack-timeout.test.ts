@@ -1,0 +1,56 @@
+/**
+ * The function timeout under the local stack: the runtime client sees Lambda's real time budget, and a
+ * runtime that runs past it is killed and replaced, with API Gateway's failure for the client.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { type LocalStack, startStack } from '../../local/stack.js';
+import { SCENARIO_HANDLER, capture } from '../helpers/lambda-handlers/http-capture.js';
+
+describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
+  let stack: LocalStack;
+  const scenario = (name: string, query = ''): string => `${stack.url}?scenario=${name}${query}`;
+
+  before(async () => {
+    stack = await startStack({
+      handlerEntry: SCENARIO_HANDLER,
+      bundleDir: '.local/test-bundles/local-stack-timeout',
+      poolSize: 1,
+      timeoutSeconds: 3,
+      onFunctionLog: () => undefined,
+    });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('sees about 3000 ms remaining when it starts', async () => {
+    const response = await capture(scenario('inspect'));
+
+    const { remainingMs } = JSON.parse(response.body) as { remainingMs: number };
+    assert.ok(remainingMs <= 3000 && remainingMs > 2500, `remaining time was ${remainingMs} ms`);
+  });
+
+  it('is killed past its timeout before the prelude, the client gets 502, and the next invocation succeeds', async () => {
+    const spawnsBefore = stack.pool.spawnCount;
+
+    const timedOut = await capture(scenario('sleep', '&ms=10000'));
+    const next = await capture(scenario('inspect'));
+
+    assert.equal(timedOut.status, 502);
+    assert.deepEqual(JSON.parse(timedOut.body), { message: 'Internal server error' });
+    assert.equal(stack.pool.spawnCount, spawnsBefore + 1, 'a fresh runtime replaced the killed one');
+    assert.equal(next.status, 200);
+    assert.ok((JSON.parse(next.body) as { remainingMs: number }).remainingMs > 2500);
+  });
+
+  it('is killed past its timeout after the prelude, the client sees a truncated stream, and the next invocation succeeds', async () => {
+    const timedOut = await capture(scenario('stream-then-hang'));
+    const next = await capture(scenario('accepted'));
+
+    assert.equal(timedOut.status, 200);
+    assert.equal(timedOut.body, 'started\n');
+    assert.equal(timedOut.aborted, true);
+    assert.equal(next.status, 202);
+  });
+});
