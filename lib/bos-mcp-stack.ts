@@ -126,7 +126,10 @@ export class BosMcpStack extends Stack {
     const timeout = props.timeout ?? Duration.minutes(15);
     const allowedOrigins = props.allowedOrigins ?? DEFAULT_ALLOWED_ORIGINS;
 
-    this.tables = new DataTables(this, 'Tables', { specs: props.tableSpecs ?? tableSchemasById, removalPolicy });
+    this.tables = new DataTables(this, 'Tables', {
+      specs: props.tableSpecs ?? tableSchemasById,
+      removalPolicy,
+    });
     this.platform = new PlatformFunction(this, 'Platform', {
       entry: props.handlerEntry ?? PLATFORM_HANDLER_ENTRY,
       projectRoot: props.projectRoot ?? PROJECT_ROOT,

@@ -51,7 +51,10 @@ function list(read: ContextReader, key: string): string[] | undefined {
   if (value === undefined || value === null || value === '') return undefined;
   const items = typeof value === 'string' ? value.split(',') : value;
   if (!Array.isArray(items) || !items.every((item) => typeof item === 'string')) {
-    throw new StackConfigError('invalid_context', `context "${key}" must be a list or a comma-separated string`);
+    throw new StackConfigError(
+      'invalid_context',
+      `context "${key}" must be a list or a comma-separated string`,
+    );
   }
   return items.map((item) => item.trim()).filter((item) => item !== '');
 }
@@ -60,9 +63,12 @@ function retention(read: ContextReader): RetentionDays | undefined {
   const days = integer(read, 'logRetentionDays');
   if (days === undefined) return undefined;
   if (!(Object.values(RetentionDays) as unknown[]).includes(days)) {
-    throw new StackConfigError('invalid_context', `logRetentionDays ${days} is not a CloudWatch Logs retention`);
+    throw new StackConfigError(
+      'invalid_context',
+      `logRetentionDays ${days} is not a CloudWatch Logs retention`,
+    );
   }
-  return days as RetentionDays;
+  return days;
 }
 
 function requireHttps(key: string, value: string): string {
@@ -72,7 +78,8 @@ function requireHttps(key: string, value: string): string {
   } catch (error) {
     throw new StackConfigError('invalid_auth', `context "${key}" must be an https URL`, { cause: error });
   }
-  if (url.protocol !== 'https:') throw new StackConfigError('invalid_auth', `context "${key}" must be an https URL`);
+  if (url.protocol !== 'https:')
+    throw new StackConfigError('invalid_auth', `context "${key}" must be an https URL`);
   return value;
 }
 
@@ -91,7 +98,10 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
   }
   requireHttps('authIssuer', issuer);
   requireHttps('authJwksUrl', jwksUrl);
-  if (!isDisposableStage(stage) && [issuer, jwksUrl].some((url) => new URL(url).hostname === PLACEHOLDER_AUTH_HOST)) {
+  if (
+    !isDisposableStage(stage) &&
+    [issuer, jwksUrl].some((url) => new URL(url).hostname === PLACEHOLDER_AUTH_HOST)
+  ) {
     throw new StackConfigError(
       'invalid_auth',
       `stage "${stage}" needs a real authorization server: pass -c authIssuer=… -c authJwksUrl=…`,
@@ -102,7 +112,10 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
   const domainName = text(read, 'domainName');
   const certificateArn = text(read, 'certificateArn');
   if ((domainName === undefined) !== (certificateArn === undefined)) {
-    throw new StackConfigError('invalid_custom_domain', 'context "domainName" and "certificateArn" go together');
+    throw new StackConfigError(
+      'invalid_custom_domain',
+      'context "domainName" and "certificateArn" go together',
+    );
   }
 
   const account = text(read, 'account');
@@ -117,7 +130,11 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
     description: `bos-mcp BOS platform MCP endpoint (${stage})`,
     // Without account/region the stack is environment-agnostic: synth needs no credentials (docs/deploy.md).
     ...(account !== undefined || region !== undefined ? { env: { account, region } } : {}),
-    auth: { issuer, jwksUrl, ...(audience !== undefined ? { audience: requireHttps('authAudience', audience) } : {}) },
+    auth: {
+      issuer,
+      jwksUrl,
+      ...(audience !== undefined ? { audience: requireHttps('authAudience', audience) } : {}),
+    },
     ...(domainName !== undefined && certificateArn !== undefined
       ? { customDomain: { domainName, certificateArn } }
       : {}),

@@ -34,7 +34,12 @@ export const DEFAULT_DEADLINE_RESERVE_MS = 1000;
 /** What {@link platformEnvironment} is built from. */
 export interface PlatformEnvironmentInput {
   readonly endpointUrl: string;
-  readonly tables: { readonly sessions: ITable; readonly streams: ITable; readonly tasks: ITable; readonly directory: ITable };
+  readonly tables: {
+    readonly sessions: ITable;
+    readonly streams: ITable;
+    readonly tasks: ITable;
+    readonly directory: ITable;
+  };
   readonly allowedOrigins: readonly string[];
   readonly auth: AuthProps;
   readonly ttlMinutes?: Partial<TtlMinutes>;
@@ -43,7 +48,10 @@ export interface PlatformEnvironmentInput {
 
 function positiveInteger(name: string, value: number): string {
   if (!Number.isInteger(value) || value <= 0) {
-    throw new StackConfigError('invalid_function_settings', `${name} must be a positive integer, got ${value}`);
+    throw new StackConfigError(
+      'invalid_function_settings',
+      `${name} must be a positive integer, got ${value}`,
+    );
   }
   return String(value);
 }

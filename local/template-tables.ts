@@ -84,10 +84,14 @@ function arrayOf<T>(value: unknown, where: string, guard: (item: unknown) => ite
 }
 
 const isKeyElement = (item: unknown): item is TemplateKeyElement =>
-  isObject(item) && typeof item.AttributeName === 'string' && (item.KeyType === 'HASH' || item.KeyType === 'RANGE');
+  isObject(item) &&
+  typeof item.AttributeName === 'string' &&
+  (item.KeyType === 'HASH' || item.KeyType === 'RANGE');
 
 const isAttributeDefinition = (item: unknown): item is TemplateAttributeDefinition =>
-  isObject(item) && typeof item.AttributeName === 'string' && ['S', 'N', 'B'].includes(item.AttributeType as string);
+  isObject(item) &&
+  typeof item.AttributeName === 'string' &&
+  ['S', 'N', 'B'].includes(item.AttributeType as string);
 
 function environmentValue(value: unknown, tableIds: ReadonlySet<string>): TemplateEnvironmentValue {
   if (typeof value === 'string') return { kind: 'literal', value };
@@ -118,7 +122,9 @@ function readFunction(logicalId: string, props: Json, tableIds: ReadonlySet<stri
  */
 export function readTemplateTables(template: unknown): TemplateTables {
   if (!isObject(template) || !isObject(template.Resources)) throw invalid('template has no Resources');
-  const resources = Object.entries(template.Resources).filter((entry): entry is [string, Json] => isObject(entry[1]));
+  const resources = Object.entries(template.Resources).filter((entry): entry is [string, Json] =>
+    isObject(entry[1]),
+  );
   const tableIds = new Set(resources.filter(([, r]) => r.Type === 'AWS::DynamoDB::Table').map(([id]) => id));
   const functions = resources
     .filter(([, r]) => r.Type === 'AWS::Lambda::Function')

@@ -60,7 +60,8 @@ function clusters(records: readonly NormalizedRecord[]): number[][] {
   };
   const firstWithEmail = new Map<string, number>();
   const firstWithPhone = new Map<string, number>();
-  records.forEach((r, i) => {
+  for (let i = 0; i < records.length; i++) {
+    const r = records[i]!;
     if (r.emailKey !== null) {
       const j = firstWithEmail.get(r.emailKey);
       if (j === undefined) firstWithEmail.set(r.emailKey, i);
@@ -71,15 +72,24 @@ function clusters(records: readonly NormalizedRecord[]): number[][] {
       if (j === undefined) firstWithPhone.set(r.phoneKey, i);
       else union(i, j);
     }
-  });
+  }
+  // Singletons (most records) skip the grouping map entirely.
+  const out: number[][] = [];
   const groups = new Map<number, number[]>();
   for (let i = 0; i < records.length; i++) {
     const root = find(i);
+    if (size[root] === 1) {
+      out.push([i]);
+      continue;
+    }
     const group = groups.get(root);
-    if (group === undefined) groups.set(root, [i]);
-    else group.push(i);
+    if (group === undefined) {
+      const fresh = [i];
+      groups.set(root, fresh);
+      out.push(fresh);
+    } else group.push(i);
   }
-  return [...groups.values()];
+  return out;
 }
 
 /** The key kinds shared by at least two members (after dedupe, provenance keys never are). */
@@ -113,7 +123,7 @@ function single(r: NormalizedRecord): FederatedRecord {
     lifecycle: r.lifecycle,
     sources: [r.entry],
     identity_match: null,
-    attributes: Object.fromEntries(Object.entries(r.attributes)),
+    attributes: r.attributes,
   };
 }
 
@@ -147,13 +157,13 @@ function merge(members: NormalizedRecord[]): FederatedRecord {
 }
 
 /** Result order: lower-cased display_name (records without one last), then record_ref. */
-function compareRecords(a: { name: string | null; ref: string }, b: { name: string | null; ref: string }) {
-  if (a.name !== b.name) {
-    if (a.name === null) return 1;
-    if (b.name === null) return -1;
-    return a.name < b.name ? -1 : 1;
+function compareNames(a: string | null, b: string | null, refA: string, refB: string): number {
+  if (a !== b) {
+    if (a === null) return 1;
+    if (b === null) return -1;
+    return a < b ? -1 : 1;
   }
-  return a.ref < b.ref ? -1 : a.ref > b.ref ? 1 : 0;
+  return refA < refB ? -1 : refA > refB ? 1 : 0;
 }
 
 /**
@@ -162,10 +172,14 @@ function compareRecords(a: { name: string | null; ref: string }, b: { name: stri
  */
 export function federate(records: readonly NormalizedRecord[]): FederatedRecord[] {
   const unique = dedupeByKey(records);
-  const merged = clusters(unique).map((group) => {
-    const record = merge(group.map((i) => unique[i]!));
-    return { record, name: record.display_name?.toLowerCase() ?? null, ref: record.record_ref };
-  });
-  merged.sort(compareRecords);
-  return merged.map((m) => m.record);
+  const merged = clusters(unique).map((group) =>
+    group.length === 1 ? single(unique[group[0]!]!) : merge(group.map((i) => unique[i]!)),
+  );
+  // Sort keys computed once per record, then an index sort: no wrapper object per record.
+  const names: (string | null)[] = merged.map((r) => r.display_name?.toLowerCase() ?? null);
+  const order = merged.map((_, i) => i);
+  order.sort((i, j) =>
+    compareNames(names[i] ?? null, names[j] ?? null, merged[i]!.record_ref, merged[j]!.record_ref),
+  );
+  return order.map((i) => merged[i]!);
 }

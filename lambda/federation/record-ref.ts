@@ -1,7 +1,7 @@
 /**
  * Stable record references (DESIGN §4: `bos:person:` + a stable digest of the cluster's first provenance key).
  */
-import { createHash } from 'node:crypto';
+import * as crypto from 'node:crypto';
 
 import type { ProvenanceEntry } from './types.js';
 
@@ -23,8 +23,17 @@ export function provenanceKey(
  * unguessable from names and collision-free in practice; the same key always gives the same ref.
  */
 export function recordRefOfKey(key: string): string {
-  return RECORD_REF_PREFIX + createHash('sha256').update(key).digest('base64url').slice(0, 22);
+  return RECORD_REF_PREFIX + sha256(key).slice(0, 22);
 }
+
+// Node ≥ 20.12 has the one-shot crypto.hash (about 3× faster than createHash for short keys, and this runs once
+// per record); @types/node 20 does not declare it yet, hence the cast and the fallback.
+type OneShotHash = (algorithm: string, data: string, encoding: 'base64url') => string;
+const oneShot = (crypto as unknown as { hash?: OneShotHash }).hash;
+const sha256 = (text: string): string =>
+  oneShot !== undefined
+    ? oneShot('sha256', text, 'base64url')
+    : crypto.createHash('sha256').update(text).digest('base64url');
 
 /** The ref a record would have if it stood alone: its own provenance key's digest. */
 export function singleKeyRecordRef(

@@ -79,7 +79,8 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
     email: email ?? null,
     phone: phone ?? null,
     lifecycle: lifecycle ?? null,
-    attributes: attributes ?? emptyAttributes,
+    // Copied once here (the adapter may reuse its object) and then shared by page and final records.
+    attributes: attributes === undefined ? emptyAttributes : { ...attributes },
     emailKey: normaliseEmail(email),
     phoneKey: normalisePhone(phone),
     observedMs,

@@ -25,7 +25,11 @@ export class PendingClientRequests {
    * Registers a request and returns its id plus the promise of the client's result. The promise rejects
    * on timeout, when `signal` aborts, or with an `McpError` when the client answered with an error.
    */
-  create(sessionId: string, signal: AbortSignal, timeoutMs: number): { id: string; result: Promise<JsonObject> } {
+  create(
+    sessionId: string,
+    signal: AbortSignal,
+    timeoutMs: number,
+  ): { id: string; result: Promise<JsonObject> } {
     const id = `srv-${++this.#next}`;
     const k = `${sessionId}\u0000${id}`;
     const result = new Promise<JsonObject>((resolve, reject) => {

@@ -25,7 +25,10 @@ export interface GuardOptions {
 }
 
 /** Runs `fn`; rejects with the abort reason when the call is aborted first. */
-export async function guardedCall<T>(fn: (signal: AbortSignal) => Promise<T>, options: GuardOptions): Promise<T> {
+export async function guardedCall<T>(
+  fn: (signal: AbortSignal) => Promise<T>,
+  options: GuardOptions,
+): Promise<T> {
   const { controller, external } = options;
   const signal = controller.signal;
   let budget = options.timeoutMs;

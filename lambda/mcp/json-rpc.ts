@@ -106,7 +106,9 @@ export function errorJson(id: JsonRpcId | null, error: McpError): string {
 
 /** Serialises a notification (key order: jsonrpc, method, params). */
 export function notificationJson(method: string, params?: JsonObject): string {
-  return JSON.stringify(params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params });
+  return JSON.stringify(
+    params === undefined ? { jsonrpc: '2.0', method } : { jsonrpc: '2.0', method, params },
+  );
 }
 
 /** Serialises a server-to-client request. */

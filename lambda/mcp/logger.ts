@@ -47,7 +47,11 @@ export const silentLogger: Logger = { debug() {}, info() {}, warn() {}, error() 
 export function describeError(error: unknown): Record<string, unknown> {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
-    return { errorName: error.name, errorMessage: error.message, ...(code === undefined ? {} : { errorCode: code }) };
+    return {
+      errorName: error.name,
+      errorMessage: error.message,
+      ...(code === undefined ? {} : { errorCode: code }),
+    };
   }
   return { errorName: typeof error };
 }

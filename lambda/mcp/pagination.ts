@@ -16,7 +16,8 @@ function encodeCursor(offset: number): string {
 }
 
 function decodeCursor(cursor: unknown, length: number): number {
-  if (typeof cursor !== 'string' || cursor.length > 64) throw new InvalidParamsError('Invalid params: invalid cursor');
+  if (typeof cursor !== 'string' || cursor.length > 64)
+    throw new InvalidParamsError('Invalid params: invalid cursor');
   const match = /^v1:(\d{1,9})$/.exec(Buffer.from(cursor, 'base64url').toString('utf8'));
   const offset = match === null ? Number.NaN : Number(match[1]);
   if (!(offset > 0 && offset < length)) throw new InvalidParamsError('Invalid params: invalid cursor');

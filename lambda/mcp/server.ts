@@ -99,7 +99,10 @@ export class McpServer {
       }),
       streams:
         options.streamStore ??
-        new InMemoryStreamStore({ clock, ...(options.newStreamId !== undefined && { newStreamId: options.newStreamId }) }),
+        new InMemoryStreamStore({
+          clock,
+          ...(options.newStreamId !== undefined && { newStreamId: options.newStreamId }),
+        }),
       tools,
       resources,
       prompts,
@@ -113,14 +116,17 @@ export class McpServer {
           tools: tools.size,
           resources: resources.size,
           prompts: prompts.size,
-          completion: resolved.completion?.prompt !== undefined || resolved.completion?.resource !== undefined,
+          completion:
+            resolved.completion?.prompt !== undefined || resolved.completion?.resource !== undefined,
           logging: loggingEnabled(),
           experimental: options.experimental,
           extensions: options.extensions,
         })),
       loggingEnabled,
       track: (task) => {
-        const observed = task.catch((error: unknown) => logger.error('background task failed', describeError(error)));
+        const observed = task.catch((error: unknown) =>
+          logger.error('background task failed', describeError(error)),
+        );
         this.#tasks.add(observed);
         void observed.finally(() => this.#tasks.delete(observed));
       },
@@ -129,12 +135,21 @@ export class McpServer {
 
   /** Registers a buffered tool. Throws on a duplicate name or an invalid input schema. */
   registerTool(def: ToolDef, handler: ToolHandler, options: ToolOptions = {}): void {
-    this.#rt.tools.add({ streaming: false, def, handler, ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }) });
+    this.#rt.tools.add({
+      streaming: false,
+      def,
+      handler,
+      ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+    });
     this.#capabilities = undefined;
   }
 
   /** Registers a tool that may answer over SSE (progress, log and custom notifications). */
-  registerStreamingTool(def: ToolDef, handler: StreamingToolHandler, options: StreamingToolOptions = {}): void {
+  registerStreamingTool(
+    def: ToolDef,
+    handler: StreamingToolHandler,
+    options: StreamingToolOptions = {},
+  ): void {
     this.#rt.tools.add({
       streaming: true,
       def,
@@ -189,15 +204,27 @@ export class McpServer {
     const rejected = checkMethod(method, respond) ?? checkOrigin(headers, rt.options.allowedOrigins, respond);
     if (rejected !== undefined) return rejected;
     const ranges = acceptRanges(headers);
-    const scope: RequestScope = { invocation: ctx, accepts: (type) => acceptsMediaType(ranges, type.toLowerCase()) };
-    const input = (headerVersion: string | undefined): SessionfulInput => ({ rt, respond, scope, headers, headerVersion });
+    const scope: RequestScope = {
+      invocation: ctx,
+      accepts: (type) => acceptsMediaType(ranges, type.toLowerCase()),
+    };
+    const input = (headerVersion: string | undefined): SessionfulInput => ({
+      rt,
+      respond,
+      scope,
+      headers,
+      headerVersion,
+    });
 
     if (method !== 'POST') {
       const shape = detectShape(headers);
       // 2026-07-28 routes only POST (mcp-method-surface: "GET /mcp and DELETE /mcp with the 2026-07-28 protocol header return 405").
-      if (shape.shape === 'stateless') return respond.plainError(405, 'method not allowed', { allow: 'POST' });
+      if (shape.shape === 'stateless')
+        return respond.plainError(405, 'method not allowed', { allow: 'POST' });
       if (shape.shape === 'error') return respond.rpcError(400, null, shape.error);
-      return method === 'GET' ? handleGet(input(shape.headerVersion), ranges) : handleDelete(input(shape.headerVersion));
+      return method === 'GET'
+        ? handleGet(input(shape.headerVersion), ranges)
+        : handleDelete(input(shape.headerVersion));
     }
 
     const checked = checkContentType(headers, respond) ?? checkPostAccept(ranges, respond);
@@ -208,7 +235,12 @@ export class McpServer {
     if (parsed.kind === 'error') return respond.rpcError(200, null, parsed.error);
     if (parsed.kind === 'batch') {
       const shape = detectShape(headers);
-      if (shape.shape !== 'sessionful') return respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, 'Parse error: invalid JSON object'));
+      if (shape.shape !== 'sessionful')
+        return respond.rpcError(
+          200,
+          null,
+          new McpError(JsonRpcCode.ParseError, 'Parse error: invalid JSON object'),
+        );
       return handleBatch(input(shape.headerVersion), parsed.values);
     }
     const shape = detectShape(headers, parsed.value);

@@ -38,7 +38,8 @@ function checkArgs(options: WrapToolOptions, args: unknown): JsonObject {
   const isPlain = typeof args === 'object' && args !== null && !Array.isArray(args);
   if (options.noArgs === true) {
     if (args === undefined || args === null) return {};
-    if (!isPlain || Object.keys(args).length > 0) throw new InvalidParamsError('Invalid params: tool takes no arguments');
+    if (!isPlain || Object.keys(args).length > 0)
+      throw new InvalidParamsError('Invalid params: tool takes no arguments');
     return {};
   }
   if (!isPlain) throw new InvalidParamsError('Invalid params: arguments must be an object');
@@ -66,7 +67,10 @@ async function withTimeout<T>(work: Promise<T>, timeoutMs: number | undefined): 
 }
 
 /** Wraps a tool handler with the lifecycle policy in `options`. */
-export function wrapTool<C extends McpRequestContext>(options: WrapToolOptions, handler: Handler<C>): Handler<C> {
+export function wrapTool<C extends McpRequestContext>(
+  options: WrapToolOptions,
+  handler: Handler<C>,
+): Handler<C> {
   const clock = options.clock ?? Date.now;
   return async (rawArgs, ctx) => {
     const startedAt = clock();

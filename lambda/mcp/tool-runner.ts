@@ -3,7 +3,14 @@
  * wrapped with `wrapTool`: timeout and cancellation (via `guardedCall`), error sanitising, result
  * shaping, and telemetry without arguments or raw errors.
  */
-import { JsonRpcCode, McpError, RequestCancelledError, ToolError, ToolTimeoutError, toWireError } from './errors.js';
+import {
+  JsonRpcCode,
+  McpError,
+  RequestCancelledError,
+  ToolError,
+  ToolTimeoutError,
+  toWireError,
+} from './errors.js';
 import { guardedCall } from './guarded-call.js';
 import type { GuardOptions } from './guarded-call.js';
 import { describeError } from './logger.js';
@@ -40,7 +47,8 @@ export function sessionfulToolResult(result: ToolResult): JsonObject {
 function outcomeOf(error: unknown): ToolTelemetryEvent['outcome'] {
   if (error instanceof ToolTimeoutError) return 'timeout';
   if (error instanceof RequestCancelledError) return 'cancelled';
-  if (error instanceof McpError) return error.code === JsonRpcCode.InvalidParams ? 'invalid_params' : 'internal_error';
+  if (error instanceof McpError)
+    return error.code === JsonRpcCode.InvalidParams ? 'invalid_params' : 'internal_error';
   return 'internal_error';
 }
 

@@ -38,7 +38,11 @@ export function checkMethod(method: string, respond: Responder): Response | unde
 export function checkOrigin(headers: Headers, allowed: ReadonlySet<string>, respond: Responder) {
   const origin = headers.get('origin');
   if (origin === null || allowed.has(origin.toLowerCase())) return undefined;
-  return respond.rpcError(403, null, new McpError(JsonRpcCode.InvalidRequest, 'Forbidden: origin not allowed'));
+  return respond.rpcError(
+    403,
+    null,
+    new McpError(JsonRpcCode.InvalidRequest, 'Forbidden: origin not allowed'),
+  );
 }
 
 /** 400 unless `Content-Type` is `application/json` (parameters allowed; charset, if any, UTF-8). */

@@ -26,6 +26,8 @@ const FIELDS: ReadonlyArray<readonly [name: string, variable: string, quoted: bo
 
 /** JSON access-log format of the platform API stage. */
 export function platformAccessLogFormat(): AccessLogFormat {
-  const members = FIELDS.map(([name, variable, quoted]) => `"${name}":${quoted ? `"${variable}"` : variable}`);
+  const members = FIELDS.map(
+    ([name, variable, quoted]) => `"${name}":${quoted ? `"${variable}"` : variable}`,
+  );
   return AccessLogFormat.custom(`{${members.join(',')}}`);
 }

@@ -41,7 +41,13 @@ export class PlatformAlarms extends Construct {
   constructor(scope: Construct, id: string, props: PlatformAlarmsProps) {
     super(scope, id);
     const topic = props.alarmTopicArn ? Topic.fromTopicArn(this, 'Topic', props.alarmTopicArn) : undefined;
-    const alarm = (alarmId: string, description: string, metric: IMetric, threshold: number, periods = 1): Alarm => {
+    const alarm = (
+      alarmId: string,
+      description: string,
+      metric: IMetric,
+      threshold: number,
+      periods = 1,
+    ): Alarm => {
       const created = new Alarm(this, alarmId, {
         alarmDescription: description,
         metric,

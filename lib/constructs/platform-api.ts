@@ -8,7 +8,6 @@ import {
   LogGroupLogDestination,
   MethodLoggingLevel,
   ResponseTransferMode,
-  ResponseType,
   RestApi,
   SecurityPolicy,
 } from 'aws-cdk-lib/aws-apigateway';

@@ -6,7 +6,12 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_BASE_ENVIRONMENT, LAMBDA_ESBUILD_OPTIONS, LAMBDA_RUNTIME_NAME, NODEJS_FUNCTION_BUNDLING } from '../bundling.js';
+import {
+  LAMBDA_BASE_ENVIRONMENT,
+  LAMBDA_ESBUILD_OPTIONS,
+  LAMBDA_RUNTIME_NAME,
+  NODEJS_FUNCTION_BUNDLING,
+} from '../bundling.js';
 import { StackConfigError } from '../errors.js';
 
 /** Lambda's hard maximum timeout (configuration-timeout: 900 s), also the REST streaming maximum (15 min). */
@@ -38,7 +43,10 @@ export interface PlatformFunctionProps {
 function lambdaRuntime(): Runtime {
   const runtime = Runtime.ALL.find((candidate) => candidate.name === LAMBDA_RUNTIME_NAME);
   if (!runtime) {
-    throw new StackConfigError('invalid_function_settings', `aws-cdk-lib does not know runtime ${LAMBDA_RUNTIME_NAME}`);
+    throw new StackConfigError(
+      'invalid_function_settings',
+      `aws-cdk-lib does not know runtime ${LAMBDA_RUNTIME_NAME}`,
+    );
   }
   return runtime;
 }

@@ -23,7 +23,8 @@ export function unauthorizedGatewayResponse(api: RestApi, metadataUrl: string): 
     id: null,
     error: {
       code: UNAUTHORIZED_JSON_RPC_CODE,
-      message: 'Unauthorized: send a bearer token from the authorization server named in the resource metadata',
+      message:
+        'Unauthorized: send a bearer token from the authorization server named in the resource metadata',
       data: { resource_metadata: metadataUrl },
     },
   });

@@ -46,8 +46,20 @@ export function relayPayload(body: Readable, res: ServerResponse, limits: RelayL
       res.destroy();
       body.destroy();
     };
+    // Chunks that arrive in the same tick leave in one socket write (cork until the tick ends): fewer
+    // syscalls and HTTP chunk headers, and no added latency, since nothing waits past the current tick.
+    let corked = false;
+    const uncork = (): void => {
+      corked = false;
+      res.uncork();
+    };
     const onData = (chunk: Buffer): void => {
       armIdle();
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
       if (!res.write(chunk)) body.pause();
     };
     const onDrain = (): void => {

@@ -92,6 +92,11 @@ export class RuntimePool implements SlotHost {
     return this.#spawnCount;
   }
 
+  /** Init duration of each environment's current process (undefined while starting). */
+  get initDurationsMs(): Array<number | undefined> {
+    return this.#slots.map((slot) => slot.initDurationMs);
+  }
+
   /**
    * Invokes the function with `event` (what `InvokeWithResponseStream` does). Resolves when the function
    * starts answering; rejects with an {@link InvocationError} if it fails, times out or dies first.
@@ -144,14 +149,19 @@ export class RuntimePool implements SlotHost {
   }
 
   /**
-   * Replaces every idle runtime with a fresh process (forcing cold starts, for benchmarks). Resolves with the
+   * Replaces every runtime with a fresh process (forcing cold starts, for benchmarks), once none is busy:
+   * a runtime that just answered is still `busy` until it polls `/next` again. Resolves with the
    * `performance.now()` taken just before the new processes were spawned.
    */
-  async recycle(): Promise<number> {
-    const idle = this.#slots.filter((slot) => slot.state === 'idle');
-    await Promise.all(idle.map((slot) => slot.stop()));
+  async recycle(timeoutMs = 10_000): Promise<number> {
+    const until = Date.now() + timeoutMs;
+    while (this.#slots.some((slot) => slot.state === 'busy' || slot.state === 'starting')) {
+      if (Date.now() > until) throw new RuntimePoolStartError(`runtimes stayed busy for ${timeoutMs} ms`);
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    await Promise.all(this.#slots.map((slot) => slot.stop()));
     const spawnedAt = performance.now();
-    for (const slot of idle) if (slot.state === 'dead') this.#spawn(slot);
+    for (const slot of this.#slots) this.#spawn(slot);
     return spawnedAt;
   }
 

@@ -55,6 +55,8 @@ export class RuntimeSlot {
   #reachedNext = false;
   #exitReason: SlotExit['reason'] = 'crashed';
   #initFailure: { errorType: string; errorMessage: string } | undefined;
+  #spawnedAt = 0;
+  #initDurationMs: number | undefined;
 
   constructor(index: number, host: SlotHost, options: SlotProcessOptions) {
     this.index = index;
@@ -78,6 +80,14 @@ export class RuntimeSlot {
     return this.#state;
   }
 
+  /**
+   * Milliseconds from spawning the current process to its first `/next` (Lambda's "Init Duration": Node
+   * start, runtime client, handler module load), or undefined while it is still starting.
+   */
+  get initDurationMs(): number | undefined {
+    return this.#initDurationMs;
+  }
+
   /** Whether the environment can take an invocation right now. */
   get canTake(): boolean {
     return this.#state === 'idle' && this.#parked !== undefined;
@@ -96,6 +106,8 @@ export class RuntimeSlot {
     this.#reachedNext = false;
     this.#exitReason = 'crashed';
     this.#initFailure = undefined;
+    this.#initDurationMs = undefined;
+    this.#spawnedAt = performance.now();
     const child = spawnRuntime({
       ...this.#options,
       runtimeApi: `127.0.0.1:${this.#port}`,
@@ -155,6 +167,7 @@ export class RuntimeSlot {
     this.#finishInvocation();
     // A runtime asks for more work only after answering; anything unanswered is a runtime bug.
     previous?.fail(new InvocationError('runtime_exit', 'Runtime.InvalidState', 'runtime polled without answering'));
+    if (!this.#reachedNext) this.#initDurationMs = performance.now() - this.#spawnedAt;
     this.#reachedNext = true;
     this.#state = 'idle';
     this.#parked = res;

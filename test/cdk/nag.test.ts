@@ -16,7 +16,11 @@ import { addStack } from './stack-fixture.js';
 interface ValidationReport {
   pluginReports: Array<{
     pluginName: string;
-    violations: Array<{ ruleName: string; severity: string; violatingConstructs: Array<{ constructPath: string }> }>;
+    violations: Array<{
+      ruleName: string;
+      severity: string;
+      violatingConstructs: Array<{ constructPath: string }>;
+    }>;
   }>;
 }
 
@@ -45,7 +49,8 @@ function synthWithNag(build: (app: App) => void): { error?: unknown; report: Val
 const describeViolations = (report: ValidationReport): string[] =>
   report.pluginReports.flatMap((plugin) =>
     plugin.violations.map(
-      (v) => `${plugin.pluginName} ${v.severity} ${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`,
+      (v) =>
+        `${plugin.pluginName} ${v.severity} ${v.ruleName} at ${v.violatingConstructs.map((c) => c.constructPath).join(', ')}`,
     ),
   );
 
@@ -58,7 +63,10 @@ const platform = synthWithNag((app) => {
     tracing: true,
     webAclArn: 'arn:aws:wafv2:eu-west-1:111122223333:regional/webacl/bos/abc',
     alarmTopicArn: 'arn:aws:sns:eu-west-1:111122223333:ops',
-    customDomain: { domainName: 'mcp.example.com', certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x' },
+    customDomain: {
+      domainName: 'mcp.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',
+    },
   });
 });
 
@@ -112,7 +120,11 @@ describe('cdk-nag AwsSolutions', () => {
   it('fails synthesis and reports the rule when a finding is not acknowledged (the check is live)', () => {
     const { error, report } = synthWithNag((app) => {
       const stack = new Stack(app, 'Unacknowledged');
-      new LambdaFunction(stack, 'Old', { runtime: Runtime.NODEJS_20_X, handler: 'index.handler', code: Code.fromInline('0') });
+      new LambdaFunction(stack, 'Old', {
+        runtime: Runtime.NODEJS_20_X,
+        handler: 'index.handler',
+        code: Code.fromInline('0'),
+      });
     });
     assert.ok(error instanceof Error);
     const rules = describeViolations(report).join('\n');

@@ -6,7 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { MCP_EXPOSED_HEADERS, MCP_REQUEST_HEADERS } from '../../lib/index.js';
-import { methodRoutes, onlyResource, render, resourcesOf, synthStack } from './stack-fixture.js';
+import {
+  methodRoutes,
+  onlyResource,
+  render,
+  resourceById,
+  resourcesOf,
+  synthStack,
+} from './stack-fixture.js';
 
 const { template } = synthStack({ stage: 'dev' });
 const routes = methodRoutes(template);
@@ -16,13 +23,16 @@ const [functionId] = onlyResource(template, 'AWS::Lambda::Function');
 describe('platform API routes', () => {
   it('serves POST, GET and DELETE on the MCP path and GET on both RFC 9728 metadata paths, nothing else', () => {
     const served = proxied.map((route) => `${route.httpMethod} ${route.path}`).sort();
-    assert.deepEqual(served, [
-      'GET /.well-known/oauth-protected-resource',
-      'GET /.well-known/oauth-protected-resource/mcp/apps/bos/platform',
-      'GET /mcp/apps/bos/platform',
-      'DELETE /mcp/apps/bos/platform',
-      'POST /mcp/apps/bos/platform',
-    ].sort());
+    assert.deepEqual(
+      served,
+      [
+        'GET /.well-known/oauth-protected-resource',
+        'GET /.well-known/oauth-protected-resource/mcp/apps/bos/platform',
+        'GET /mcp/apps/bos/platform',
+        'DELETE /mcp/apps/bos/platform',
+        'POST /mcp/apps/bos/platform',
+      ].sort(),
+    );
   });
 
   it('puts every proxied method on an AWS_PROXY integration in STREAM mode with a 900,000 ms timeout', () => {
@@ -76,11 +86,19 @@ describe('platform API authorization challenge', () => {
   });
 
   it('gives the 401 a JSON-RPC error body that names the same metadata URL', () => {
-    const body = render((response.Properties?.ResponseTemplates as Record<string, unknown>)['application/json']);
-    const parsed = JSON.parse(body) as { jsonrpc: string; error: { code: number; data: { resource_metadata: string } } };
+    const body = render(
+      (response.Properties?.ResponseTemplates as Record<string, unknown>)['application/json'],
+    );
+    const parsed = JSON.parse(body) as {
+      jsonrpc: string;
+      error: { code: number; data: { resource_metadata: string } };
+    };
     assert.equal(parsed.jsonrpc, '2.0');
     assert.equal(parsed.error.code, -32001);
-    assert.match(parsed.error.data.resource_metadata, /\/dev\/\.well-known\/oauth-protected-resource\/mcp\/apps\/bos\/platform$/);
+    assert.match(
+      parsed.error.data.resource_metadata,
+      /\/dev\/\.well-known\/oauth-protected-resource\/mcp\/apps\/bos\/platform$/,
+    );
   });
 });
 
@@ -101,7 +119,9 @@ describe('platform API CORS preflight', () => {
   it('allows and exposes every MCP header and the MCP methods on the MCP path', () => {
     const mcp = preflights.find((route) => route.path === '/mcp/apps/bos/platform');
     assert.ok(mcp);
-    const integration = mcp.properties.Integration as { IntegrationResponses: Array<Record<string, unknown>> };
+    const integration = mcp.properties.Integration as {
+      IntegrationResponses: Array<Record<string, unknown>>;
+    };
     const headers = integration.IntegrationResponses[0]?.ResponseParameters as Record<string, string>;
     const listed = (name: string): string[] =>
       (headers[`method.response.header.${name}`] ?? '').replace(/'/g, '').split(',');
@@ -112,7 +132,9 @@ describe('platform API CORS preflight', () => {
 
   it('echoes only the configured origins (Claude hosts by default)', () => {
     const mcp = preflights.find((route) => route.path === '/mcp/apps/bos/platform');
-    const integration = mcp?.properties.Integration as { IntegrationResponses: Array<Record<string, unknown>> };
+    const integration = mcp?.properties.Integration as {
+      IntegrationResponses: Array<Record<string, unknown>>;
+    };
     const response = integration.IntegrationResponses[0];
     // CDK's multi-origin preflight: the first origin is the static header, the others are echoed by the
     // response template only when the request's Origin equals them; any other Origin gets no match.
@@ -130,14 +152,17 @@ describe('platform API stage', () => {
 
   it('writes JSON access logs to a log group with a retention', () => {
     const settings = stage.Properties?.AccessLogSetting as { DestinationArn: unknown; Format: string };
-    const entry = JSON.parse(settings.Format.replace('$context.error.messageString', '"m"')) as Record<string, string>;
+    const entry = JSON.parse(settings.Format.replace('$context.error.messageString', '"m"')) as Record<
+      string,
+      string
+    >;
     assert.equal(entry.requestId, '$context.requestId');
     assert.equal(entry.status, '$context.status');
     assert.equal(entry.integrationError, '$context.integrationErrorMessage');
     const logGroupId = render(settings.DestinationArn).replace(/^<(\w+)\.Arn>$/, '$1');
-    const logGroup = template.toJSON().Resources[logGroupId] as { Type: string; Properties: { RetentionInDays?: number } };
-    assert.equal(logGroup.Type, 'AWS::Logs::LogGroup');
-    assert.equal(logGroup.Properties.RetentionInDays, 7);
+    const logGroup = resourceById(template, 'AWS::Logs::LogGroup', logGroupId);
+    assert.ok(logGroup, `access logs go to ${logGroupId}, which is not a log group`);
+    assert.equal(logGroup.Properties?.RetentionInDays, 7);
   });
 
   it('throttles the whole stage and logs errors for every method without data tracing', () => {
@@ -160,12 +185,19 @@ describe('platform function invoke permissions', () => {
   const permissions = resourcesOf(template, 'AWS::Lambda::Permission');
 
   it('grants API Gateway one permission per proxied method, scoped to the API, the stage, the method and the path', () => {
-    const [stageId] = onlyResource(template, 'AWS::ApiGateway::Stage', (s) => s.Properties?.StageName === 'dev');
+    const [stageId] = onlyResource(
+      template,
+      'AWS::ApiGateway::Stage',
+      (s) => s.Properties?.StageName === 'dev',
+    );
     const arns = permissions.map(([, permission]) => render(permission.Properties?.SourceArn)).sort();
     const expected = proxied.map((route) => `/<Ref:${stageId}>/${route.httpMethod}${route.path}`).sort();
     assert.equal(arns.length, proxied.length);
     for (const [index, arn] of arns.entries()) {
-      assert.match(arn, /^arn:<Ref:AWS::Partition>:execute-api:<Ref:AWS::Region>:<Ref:AWS::AccountId>:<Ref:\w+>\//);
+      assert.match(
+        arn,
+        /^arn:<Ref:AWS::Partition>:execute-api:<Ref:AWS::Region>:<Ref:AWS::AccountId>:<Ref:\w+>\//,
+      );
       assert.ok(arn.endsWith(expected[index] ?? '?'), `${arn} should end with ${expected[index]}`);
       assert.doesNotMatch(arn, /\*/);
     }

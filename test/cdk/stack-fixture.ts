@@ -18,7 +18,7 @@ export type FixtureProps = Partial<BosMcpStackProps> & { stage: string };
 
 /** Adds a BosMcpStack named like the real one (`BosMcp-<stage>`) to `app`. */
 export function addStack(app: App, props: FixtureProps): BosMcpStack {
-  return new BosMcpStack(app, `BosMcp-${props.stage}`, { auth: TEST_AUTH, ...SCRATCH, ...props });
+  return new BosMcpStack(app, `BosMcp-${props.stage}`, { auth: TEST_AUTH, ...props });
 }
 
 /** A one-stack app and its template. */
@@ -40,6 +40,15 @@ export interface CfnResourceJson {
 /** Resources of one type, as an array of `[logicalId, resource]`. */
 export function resourcesOf(template: Template, type: string): Array<[string, CfnResourceJson]> {
   return Object.entries(template.findResources(type) as Record<string, CfnResourceJson>);
+}
+
+/** The resource of a type with this logical id, if any. */
+export function resourceById(
+  template: Template,
+  type: string,
+  logicalId: string,
+): CfnResourceJson | undefined {
+  return resourcesOf(template, type).find(([id]) => id === logicalId)?.[1];
 }
 
 /**
@@ -99,9 +108,3 @@ export function methodRoutes(template: Template): MethodRoute[] {
     properties: method.Properties ?? {},
   }));
 }
-
-// SCRATCH-BEGIN (temporary until lib/table-schemas.ts and lambda/handlers/platform.ts exist)
-const SCRATCH = {
-  handlerEntry: `${process.cwd()}/.local/scratch/platform.ts`,
-} as const;
-// SCRATCH-END

@@ -2,6 +2,9 @@
  * Builds the runner-owned `McpServer` a vector's `setup.mcp` describes: tools chosen by built-in handler
  * name, resources with their fixed contents, prompts, deterministic session ids, seeded sessions and a
  * fixed clock (FIXTURES-README "SP09 MCP fixtures").
+ *
+ * `stream_id_sequence` is not wired: our stream ids never reach the wire (SSE event ids are per-session
+ * counters, which the vectors pin), so the sequence has nothing to make deterministic.
  */
 import { McpServer } from '../../lambda/mcp/index.js';
 import type {

@@ -1,7 +1,13 @@
 /** Builds the `McpRequestContext` handlers see in the session-ful shape. */
 import { isObject } from '../json-rpc.js';
 import { SessionKey } from '../session-manager.js';
-import type { JsonObject, JsonRpcId, McpInvocationContext, McpRequestContext, SessionRecord } from '../types.js';
+import type {
+  JsonObject,
+  JsonRpcId,
+  McpInvocationContext,
+  McpRequestContext,
+  SessionRecord,
+} from '../types.js';
 
 const emptyMeta: JsonObject = Object.freeze({});
 

@@ -97,7 +97,8 @@ function list<T>(rt: Runtime, items: readonly T[], params: JsonObject | undefine
 
 function requireString(params: JsonObject | undefined, key: string): string {
   const value = params?.[key];
-  if (typeof value !== 'string' || value === '') throw new InvalidParamsError(`Invalid params: ${key} is required`);
+  if (typeof value !== 'string' || value === '')
+    throw new InvalidParamsError(`Invalid params: ${key} is required`);
   return value;
 }
 
@@ -116,13 +117,20 @@ function promptResult(result: PromptResult): JsonObject {
 function completionRequest(params: JsonObject | undefined): CompletionRequest {
   const ref = params?.ref;
   const argument = params?.argument;
-  if (!isObject(ref) || !isObject(argument) || typeof argument.name !== 'string' || typeof argument.value !== 'string') {
+  if (
+    !isObject(ref) ||
+    !isObject(argument) ||
+    typeof argument.name !== 'string' ||
+    typeof argument.value !== 'string'
+  ) {
     throw new InvalidParamsError('Invalid params: ref and argument are required');
   }
   const context = isObject(params?.context) ? (params.context as CompletionRequest['context']) : undefined;
   const base = { argument: { name: argument.name, value: argument.value }, ...(context && { context }) };
-  if (ref.type === 'ref/prompt' && typeof ref.name === 'string') return { ref: { type: 'ref/prompt', name: ref.name }, ...base };
-  if (ref.type === 'ref/resource' && typeof ref.uri === 'string') return { ref: { type: 'ref/resource', uri: ref.uri }, ...base };
+  if (ref.type === 'ref/prompt' && typeof ref.name === 'string')
+    return { ref: { type: 'ref/prompt', name: ref.name }, ...base };
+  if (ref.type === 'ref/resource' && typeof ref.uri === 'string')
+    return { ref: { type: 'ref/resource', uri: ref.uri }, ...base };
   throw new InvalidParamsError('Invalid params: unsupported completion reference');
 }
 
@@ -159,7 +167,9 @@ export async function callMethod(
       const handler = rt.resources.resolve(uri);
       // -32602 for a missing resource, as the reference runtime pins (mcp-method-surface "2026-07-28 protocol errors").
       if (handler === undefined) throw new InvalidParamsError(`resource not found: ${echo(uri)}`);
-      const contents = await withRequestSignal(rt, scope, session, request, timeout, (ctx) => handler(uri, ctx));
+      const contents = await withRequestSignal(rt, scope, session, request, timeout, (ctx) =>
+        handler(uri, ctx),
+      );
       if (!Array.isArray(contents)) throw new TypeError('resource handler returned no contents array');
       return { contents: contents as unknown as JsonObject[] };
     }
@@ -169,19 +179,24 @@ export async function callMethod(
       const prompt = rt.prompts.get(name);
       if (prompt === undefined) throw new InvalidParamsError(`prompt not found: ${echo(name)}`);
       const args = promptArguments(prompt.def, params?.arguments);
-      return promptResult(await withRequestSignal(rt, scope, session, request, timeout, (ctx) => prompt.handler(args, ctx)));
+      return promptResult(
+        await withRequestSignal(rt, scope, session, request, timeout, (ctx) => prompt.handler(args, ctx)),
+      );
     }
     case 'completion/complete': {
       const hooks = rt.options.completion;
-      if (enabled.completions === false || (hooks?.prompt === undefined && hooks?.resource === undefined)) break;
+      if (enabled.completions === false || (hooks?.prompt === undefined && hooks?.resource === undefined))
+        break;
       const req = completionRequest(params);
       const hook = req.ref.type === 'ref/prompt' ? hooks.prompt : hooks.resource;
-      if (hook === undefined) throw new InvalidParamsError(`Invalid params: no completion handler for ${req.ref.type}`);
+      if (hook === undefined)
+        throw new InvalidParamsError(`Invalid params: no completion handler for ${req.ref.type}`);
       const result = await withRequestSignal(rt, scope, session, request, timeout, (ctx) => hook(req, ctx));
       const values = Array.isArray(result.values) ? result.values.slice(0, 100) : [];
       const completion: JsonObject = { values };
       if (result.total !== undefined) completion.total = result.total;
-      if (result.hasMore !== undefined || result.values.length > 100) completion.hasMore = result.hasMore ?? true;
+      if (result.hasMore !== undefined || result.values.length > 100)
+        completion.hasMore = result.hasMore ?? true;
       return { completion };
     }
     case 'logging/setLevel': {
@@ -191,7 +206,14 @@ export async function callMethod(
         throw new InvalidParamsError('Invalid params: invalid logging level');
       }
       const hook = rt.options.loggingLevelHook;
-      await withRequestSignal(rt, scope, session, request, timeout, (ctx) => hook?.(level as LoggingLevel, ctx) ?? Promise.resolve());
+      await withRequestSignal(
+        rt,
+        scope,
+        session,
+        request,
+        timeout,
+        (ctx) => hook?.(level as LoggingLevel, ctx) ?? Promise.resolve(),
+      );
       await rt.sessions.update(session, { [SessionKey.logLevel]: level });
       return {};
     }

@@ -10,7 +10,14 @@ import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
 import { sessionfulVersions } from '../shape.js';
-import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonRpcRequest, JsonValue, SessionRecord } from '../types.js';
+import type {
+  JsonObject,
+  JsonRpcId,
+  JsonRpcNotification,
+  JsonRpcRequest,
+  JsonValue,
+  SessionRecord,
+} from '../types.js';
 import type { RequestScope } from './context.js';
 import { callMethod, discoverResult, serverInfo } from './methods.js';
 import { callTool } from './tools-call.js';
@@ -45,7 +52,10 @@ export async function resolveSession(input: SessionfulInput, id: JsonRpcId | nul
   if (session === undefined) return { ok: false, response: respond.plainError(404, 'session not found') };
   const version = session.data[SessionKey.protocolVersion] ?? sessionfulVersions[0];
   if (input.headerVersion !== undefined && input.headerVersion !== version) {
-    const error = new McpError(JsonRpcCode.InvalidRequest, 'Bad Request: MCP-Protocol-Version does not match the session');
+    const error = new McpError(
+      JsonRpcCode.InvalidRequest,
+      'Bad Request: MCP-Protocol-Version does not match the session',
+    );
     return { ok: false, response: respond.rpcError(400, id, error) };
   }
   return { ok: true, session };
@@ -64,7 +74,9 @@ async function initialize(input: SessionfulInput, request: JsonRpcRequest): Prom
   const requested = params.protocolVersion;
   // Unknown versions get a counter-proposal of the latest session-ful version (MCP lifecycle).
   const version =
-    typeof requested === 'string' && sessionfulVersions.includes(requested) ? requested : (sessionfulVersions[0] ?? '');
+    typeof requested === 'string' && sessionfulVersions.includes(requested)
+      ? requested
+      : (sessionfulVersions[0] ?? '');
   const data: Record<string, string> = { [SessionKey.protocolVersion]: version };
   if (isObject(params.capabilities) && Object.keys(params.capabilities).length > 0) {
     data[SessionKey.clientCapabilities] = JSON.stringify(params.capabilities);
@@ -72,17 +84,23 @@ async function initialize(input: SessionfulInput, request: JsonRpcRequest): Prom
   const principal = scope.invocation.principal;
   if (principal !== undefined) data[SessionKey.principal] = principal.subject;
   const session = await rt.sessions.create(data);
-  const result: JsonObject = { protocolVersion: version, capabilities: rt.capabilities(), serverInfo: serverInfo(rt) };
+  const result: JsonObject = {
+    protocolVersion: version,
+    capabilities: rt.capabilities(),
+    serverInfo: serverInfo(rt),
+  };
   if (rt.options.instructions !== undefined) result.instructions = rt.options.instructions;
   return respond.json(200, resultJson(request.id, result), { 'mcp-session-id': session.sessionId });
 }
 
 async function notify(rt: Runtime, session: SessionRecord, message: JsonRpcNotification): Promise<void> {
   if (message.method === 'notifications/initialized') {
-    if (session.data[SessionKey.initialized] !== 'true') await rt.sessions.update(session, { [SessionKey.initialized]: 'true' });
+    if (session.data[SessionKey.initialized] !== 'true')
+      await rt.sessions.update(session, { [SessionKey.initialized]: 'true' });
   } else if (message.method === 'notifications/cancelled') {
     const requestId = message.params?.requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number') rt.inFlight.cancel(session.sessionId, requestId);
+    if (typeof requestId === 'string' || typeof requestId === 'number')
+      rt.inFlight.cancel(session.sessionId, requestId);
   }
   // Other notifications are accepted and ignored (MCP: receivers need not act on every notification).
 }
@@ -111,11 +129,15 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
   const { rt, respond } = input;
   const message = classify(value);
   if (message.kind === 'invalid') return respond.rpcError(200, message.id, message.error);
-  if (message.kind === 'request' && message.message.method === 'initialize') return initialize(input, message.message);
+  if (message.kind === 'request' && message.message.method === 'initialize')
+    return initialize(input, message.message);
   if (message.kind === 'request' && message.message.method === 'server/discover') {
     return respond.json(200, resultJson(message.message.id, discoverResult(rt)));
   }
-  const resolved = await resolveSession(input, message.kind === 'notification' ? null : message.kind === 'response' ? message.id : message.message.id);
+  const resolved = await resolveSession(
+    input,
+    message.kind === 'notification' ? null : message.kind === 'response' ? message.id : message.message.id,
+  );
   if (!resolved.ok) return resolved.response;
   const { session } = resolved;
   if (message.kind === 'notification') {
@@ -133,13 +155,19 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
 /** Handles a batch: only for sessions negotiated at 2025-03-26, never containing `initialize`. */
 export async function handleBatch(input: SessionfulInput, values: JsonValue[]): Promise<Response> {
   const { rt, respond } = input;
-  const rejected = (): Response => respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, notAnObjectMessage));
+  const rejected = (): Response =>
+    respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, notAnObjectMessage));
   if (input.headers.get('mcp-session-id') === null) return rejected();
   const resolved = await resolveSession(input, null);
   if (!resolved.ok) return resolved.response;
   const { session } = resolved;
   if (session.data[SessionKey.protocolVersion] !== batchVersion) return rejected();
-  if (values.length === 0) return respond.rpcError(200, null, new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: empty batch'));
+  if (values.length === 0)
+    return respond.rpcError(
+      200,
+      null,
+      new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: empty batch'),
+    );
   const parts = await Promise.all(
     values.map(async (value): Promise<string | undefined> => {
       const message = classify(value);
@@ -154,7 +182,10 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
           return undefined;
         case 'request': {
           if (message.message.method === 'initialize') {
-            return errorJson(message.message.id, new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'));
+            return errorJson(
+              message.message.id,
+              new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
+            );
           }
           const out = await request(input, session, message.message, false);
           return typeof out === 'string' ? out : undefined;

@@ -35,7 +35,9 @@ const defaultClientRequestTimeoutMs = 60_000;
 function progressToken(meta: JsonObject): string | number | undefined {
   const token = meta.progressToken;
   // MCP: "progressToken ... MUST be a string or integer".
-  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token)) ? token : undefined;
+  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token))
+    ? token
+    : undefined;
 }
 
 function answer(id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
@@ -56,7 +58,8 @@ export async function callTool(
   if (rt.options.capabilities.tools === false) {
     throw new McpError(JsonRpcCode.MethodNotFound, 'Method not found: tools/call');
   }
-  if (typeof name !== 'string' || name === '') throw new InvalidParamsError('Invalid params: name is required');
+  if (typeof name !== 'string' || name === '')
+    throw new InvalidParamsError('Invalid params: name is required');
   const entry = rt.tools.get(name);
   // Message pinned by fixture core-jsonrpc-error-envelope.json.
   if (entry === undefined) throw new InvalidParamsError(`tool not found: ${name.slice(0, 200)}`);
@@ -86,16 +89,23 @@ export async function callTool(
 
   if (!entry.streaming) {
     try {
-      return { kind: 'json', body: answer(request.id, await runTool(() => entry.handler(rawArgs, base), guard)) };
+      return {
+        kind: 'json',
+        body: answer(request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
+      };
     } finally {
       untrack();
     }
   }
-  const shouldStream = entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
+  const shouldStream =
+    entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
   if (!allowStream || !shouldStream(base)) {
     try {
       const ctx = bufferedStreamingContext(base);
-      return { kind: 'json', body: answer(request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)) };
+      return {
+        kind: 'json',
+        body: answer(request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
+      };
     } finally {
       untrack();
     }
@@ -147,7 +157,9 @@ function streamingContext(
   signal: AbortSignal,
 ): StreamingToolContext {
   const token = progressToken(base.meta);
-  const threshold = loggingLevels.indexOf((session.data[SessionKey.logLevel] as LoggingLevel) ?? defaultLogLevel);
+  const threshold = loggingLevels.indexOf(
+    (session.data[SessionKey.logLevel] as LoggingLevel) ?? defaultLogLevel,
+  );
   return {
     ...base,
     progress(progress: number, total?: number, message?: string): void {

@@ -39,7 +39,8 @@ export function promptArguments(def: PromptDef, raw: unknown): Record<string, st
   // No prototype: a caller-supplied `__proto__` key stays an ordinary entry.
   const args = Object.create(null) as Record<string, string>;
   for (const [key, value] of Object.entries((raw ?? {}) as JsonObject)) {
-    if (typeof value !== 'string') throw new InvalidParamsError('Invalid params: prompt arguments must be strings');
+    if (typeof value !== 'string')
+      throw new InvalidParamsError('Invalid params: prompt arguments must be strings');
     args[key] = value;
   }
   for (const argument of def.arguments ?? []) {

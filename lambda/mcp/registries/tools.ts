@@ -20,7 +20,11 @@ export type ToolEntry =
     };
 
 /** What `add` takes: an entry without its (derived) validator. */
-export type ToolEntryInput = ToolEntry extends infer E ? (E extends ToolEntry ? Omit<E, 'validate'> : never) : never;
+export type ToolEntryInput = ToolEntry extends infer E
+  ? E extends ToolEntry
+    ? Omit<E, 'validate'>
+    : never
+  : never;
 
 /** Tools by name, in registration order. */
 export class ToolRegistry {
@@ -33,7 +37,7 @@ export class ToolRegistry {
     if (typeof def.name !== 'string' || def.name === '') throw new Error('tool name is required');
     if (this.#entries.has(def.name)) throw new Error(`tool already registered: ${def.name}`);
     const validate = compileValidator(def.inputSchema);
-    this.#entries.set(def.name, { ...entry, def: structuredClone(def), validate } as ToolEntry);
+    this.#entries.set(def.name, { ...entry, def: structuredClone(def), validate });
     this.#defs = undefined;
   }
 

@@ -47,7 +47,8 @@ export function replayBody(options: ReplayOptions): ReadableStream<Uint8Array> {
         for (;;) {
           const { events, closed } = await options.store.after(options.sessionId, cursor);
           if (events.length > 0) {
-            for (const event of events) controller.enqueue(encodeFrame(storedEventFrame(event.eventId, event.data)));
+            for (const event of events)
+              controller.enqueue(encodeFrame(storedEventFrame(event.eventId, event.data)));
             cursor = events[events.length - 1]?.eventId ?? cursor;
             lastWrite = options.clock();
             if (!closed) return;

@@ -66,5 +66,5 @@ export function checkStream(messages: Message[], requestId: unknown, context: un
     terminals.set(key, params);
   });
   for (const key of pages.keys()) assert.ok(terminals.has(key), `${key}: exactly one terminal`);
-  return { notifications, final: last.result as FinalResult, pages, terminals };
+  return { notifications, final: last.result, pages, terminals };
 }

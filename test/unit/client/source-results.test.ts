@@ -29,10 +29,8 @@ const sse = (text: string, headers: Record<string, string> = {}): Response =>
   new Response(text, { headers: { 'content-type': 'text/event-stream', ...headers } });
 
 /** The outcome without arrival times, which legitimately differ between runs. */
-function timeless(outcome: SourceResultsOutcome): unknown {
-  return JSON.parse(
-    JSON.stringify(outcome, (key, value: unknown) => (key === 'elapsedMs' ? undefined : value)),
-  );
+function timeless(outcome: SourceResultsOutcome): string {
+  return JSON.stringify(outcome, (key, value: unknown) => (key === 'elapsedMs' ? undefined : value));
 }
 
 const person = (id: string, source: string, email: string) => ({
@@ -78,7 +76,7 @@ describe('consumeSourceResults over the contract example', () => {
     const reference = timeless(await consumeSourceResults(streamOf([bytes]), { requestId: REQUEST_ID }));
     for (let i = 1; i < bytes.length; i += 1) {
       const outcome = await consumeSourceResults(streamOf(splitAt(bytes, [i])), { requestId: REQUEST_ID });
-      assert.deepEqual(timeless(outcome), reference, `split at byte ${i}`);
+      assert.equal(timeless(outcome), reference, `split at byte ${i}`);
     }
   });
 
@@ -90,7 +88,7 @@ describe('consumeSourceResults over the contract example', () => {
       const outcome = await consumeSourceResults(streamOf(splitAt(bytes, offsets)), {
         requestId: REQUEST_ID,
       });
-      assert.deepEqual(timeless(outcome), reference, `chunk size ${size}`);
+      assert.equal(timeless(outcome), reference, `chunk size ${size}`);
     }
   });
 

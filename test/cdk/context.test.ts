@@ -1,0 +1,95 @@
+/**
+ * `stackPropsFromContext`: what `bin/app.ts` builds from cdk.json and `-c key=value`. No synthesis here.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { RemovalPolicy } from 'aws-cdk-lib';
+import { RetentionDays } from 'aws-cdk-lib/aws-logs';
+import { PROJECT_ROOT, removalPolicyForStage, stackPropsFromContext } from '../../lib/index.js';
+
+const cdkJson = JSON.parse(readFileSync(`${PROJECT_ROOT}/cdk.json`, 'utf8')) as {
+  app: string;
+  context: Record<string, unknown>;
+};
+
+/** A context reader over cdk.json's defaults with overrides (as `-c` would give them: strings). */
+const contextWith =
+  (overrides: Record<string, unknown> = {}) =>
+  (key: string): unknown =>
+    key in overrides ? overrides[key] : cdkJson.context[key];
+
+const realAuth = { authIssuer: 'https://login.example.com', authJwksUrl: 'https://login.example.com/jwks' };
+
+describe('stack props from CDK context', () => {
+  it('runs the app with tsx and builds an environment-agnostic dev stack from cdk.json alone', () => {
+    assert.equal(cdkJson.app, 'npx tsx bin/app.ts');
+    const props = stackPropsFromContext(contextWith());
+    assert.equal(props.stage, 'dev');
+    assert.equal(props.stackName, 'BosMcp-dev');
+    assert.equal(props.env, undefined);
+    assert.deepEqual(props.allowedOrigins, ['https://claude.ai', 'https://claude.com']);
+    assert.equal(props.timeout?.toSeconds(), 900);
+    assert.equal(props.memorySize, 1024);
+    assert.deepEqual(props.throttling, { rateLimit: 50, burstLimit: 100 });
+    assert.equal(props.customDomain, undefined);
+  });
+
+  it('reads -c string values: numbers, lists, flags, retention and the environment', () => {
+    const props = stackPropsFromContext(
+      contextWith({
+        ...realAuth,
+        stage: 'prod',
+        account: '111122223333',
+        region: 'eu-west-1',
+        allowedOrigins: 'https://a.example, https://b.example',
+        memorySize: '2048',
+        timeoutSeconds: '300',
+        logRetentionDays: '30',
+        throttleRateLimit: '10',
+        tracing: 'true',
+        domainName: 'mcp.example.com',
+        certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',
+      }),
+    );
+    assert.equal(props.stackName, 'BosMcp-prod');
+    assert.deepEqual(props.env, { account: '111122223333', region: 'eu-west-1' });
+    assert.deepEqual(props.allowedOrigins, ['https://a.example', 'https://b.example']);
+    assert.equal(props.memorySize, 2048);
+    assert.equal(props.timeout?.toSeconds(), 300);
+    assert.equal(props.logRetention, RetentionDays.ONE_MONTH);
+    assert.deepEqual(props.throttling, { rateLimit: 10, burstLimit: 100 });
+    assert.equal(props.tracing, true);
+    assert.deepEqual(props.customDomain, {
+      domainName: 'mcp.example.com',
+      certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',
+    });
+    assert.deepEqual(props.auth, { issuer: realAuth.authIssuer, jwksUrl: realAuth.authJwksUrl });
+  });
+
+  it('refuses the placeholder authorization server outside dev', () => {
+    assert.throws(() => stackPropsFromContext(contextWith({ stage: 'prod' })), {
+      name: 'StackConfigError',
+      code: 'invalid_auth',
+    });
+  });
+
+  it('refuses a non-https issuer, half a custom domain, a bad number and an unknown log retention', () => {
+    const cases: Array<[Record<string, unknown>, string]> = [
+      [{ authIssuer: 'http://login.example.com' }, 'invalid_auth'],
+      [{ domainName: 'mcp.example.com' }, 'invalid_custom_domain'],
+      [{ memorySize: 'lots' }, 'invalid_context'],
+      [{ logRetentionDays: '8' }, 'invalid_context'],
+      [{ tracing: 'yes' }, 'invalid_context'],
+    ];
+    for (const [overrides, code] of cases) {
+      assert.throws(() => stackPropsFromContext(contextWith(overrides)), { code }, JSON.stringify(overrides));
+    }
+  });
+
+  it('destroys data with dev and retains it for every other stage', () => {
+    assert.equal(removalPolicyForStage('dev'), RemovalPolicy.DESTROY);
+    assert.equal(removalPolicyForStage('prod'), RemovalPolicy.RETAIN);
+    assert.equal(removalPolicyForStage('staging'), RemovalPolicy.RETAIN);
+  });
+});
