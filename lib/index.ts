@@ -23,3 +23,5 @@ export {
   logRetentionForStage,
   removalPolicyForStage,
 } from './stage-policy.js';
+export * from './bundling.js';
+export * from './table-schemas.js';

@@ -73,5 +73,11 @@ export async function bundleHandler(options: BundleOptions): Promise<BundleResul
     throw new BundleError(entry, { cause: error });
   }
   const code = await readFile(file);
-  return { taskRoot, handler: LAMBDA_HANDLER, file, bytes: code.byteLength, gzipBytes: gzipSync(code).byteLength };
+  return {
+    taskRoot,
+    handler: LAMBDA_HANDLER,
+    file,
+    bytes: code.byteLength,
+    gzipBytes: gzipSync(code).byteLength,
+  };
 }

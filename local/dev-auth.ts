@@ -110,7 +110,9 @@ export async function startDevIssuer(
   // Filled in once the port is known (the issuer URL, and so the tokens' `iss`, depends on it).
   const state: { auth?: DevAuth } = {};
   const server = createServer((req, res) => {
-    const response = state.auth?.handle(new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method }));
+    const response = state.auth?.handle(
+      new Request(`http://127.0.0.1${req.url ?? '/'}`, { method: req.method }),
+    );
     if (response === undefined) {
       res.writeHead(503).end();
       return;

@@ -89,12 +89,13 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     const bundle = await bundleHandler({ entry, outDir: options.bundleDir ?? defaultBundleDir(entry) });
 
     // The front listens first: the function's MCP_ENDPOINT needs its port. Nothing calls it before we return.
-    let pool: RuntimePool | undefined;
+    const started: { pool?: RuntimePool } = {};
     const front: RestFront = await startRestFront({
       invoker: {
         invoke: (event, invokeOptions) => {
-          if (pool === undefined) return Promise.reject(new Error('the local function is not running yet'));
-          return pool.invoke(event, invokeOptions);
+          if (started.pool === undefined)
+            return Promise.reject(new Error('the local function is not running yet'));
+          return started.pool.invoke(event, invokeOptions);
         },
       },
       host: options.host ?? '127.0.0.1',
@@ -140,7 +141,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     }
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
-    pool = await RuntimePool.start({
+    const running = await RuntimePool.start({
       taskRoot: bundle.taskRoot,
       handler: bundle.handler,
       size: options.poolSize ?? 4,
@@ -149,7 +150,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       environment,
       onLog,
     });
-    const running = pool;
+    started.pool = running;
     cleanups.push(() => running.close());
     log('info', 'local stack started', { url, runtimes: options.poolSize ?? 4, bundle: bundle.file });
     return {
@@ -162,7 +163,8 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
       ...(devTokens === undefined ? {} : { devTokens }),
-      clientHeaders: devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },
+      clientHeaders:
+        devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },
       close,
     };
   } catch (error) {

@@ -43,16 +43,22 @@ function timedRequest(
   options: { method?: string; headers?: Record<string, string>; body?: string } = {},
 ): Promise<{ status: number; firstByteAt: number; endAt: number; bytes: number }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      let firstByteAt = 0;
-      let bytes = 0;
-      res.on('data', (chunk: Buffer) => {
-        if (firstByteAt === 0) firstByteAt = performance.now();
-        bytes += chunk.byteLength;
-      });
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, firstByteAt, endAt: performance.now(), bytes }));
-      res.on('error', reject);
-    });
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        let firstByteAt = 0;
+        let bytes = 0;
+        res.on('data', (chunk: Buffer) => {
+          if (firstByteAt === 0) firstByteAt = performance.now();
+          bytes += chunk.byteLength;
+        });
+        res.on('end', () =>
+          resolve({ status: res.statusCode ?? 0, firstByteAt, endAt: performance.now(), bytes }),
+        );
+        res.on('error', reject);
+      },
+    );
     req.on('error', reject);
     req.end(options.body);
   });
@@ -83,7 +89,8 @@ async function measureColdStart(): Promise<{ samples: number[]; initSamples: num
       ...stack.clientHeaders,
     };
     // DynamoDB Local (a JVM) is slow on its first requests; warm it so the samples measure the runtime.
-    for (let run = 0; run < 3; run += 1) await timedRequest(stack.url, { method: 'POST', headers, body: INITIALIZE });
+    for (let run = 0; run < 3; run += 1)
+      await timedRequest(stack.url, { method: 'POST', headers, body: INITIALIZE });
     const samples: number[] = [];
     const initSamples: number[] = [];
     for (let run = 0; run < coldRuns; run += 1) {
@@ -144,7 +151,8 @@ async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number }
       { url: `${plain.url}?count=${events}`, samples: [] as number[] },
     ];
     // Warm both sides (JIT of the runtime client's write path), then alternate so drift hits both alike.
-    for (let round = 0; round < warmupRounds; round += 1) for (const side of sides) await client.fetch(side.url);
+    for (let round = 0; round < warmupRounds; round += 1)
+      for (const side of sides) await client.fetch(side.url);
     for (let round = 0; round < rounds; round += 1) {
       for (const side of sides) side.samples.push(((await client.fetch(side.url)) * 1000) / events);
     }
@@ -163,15 +171,35 @@ const coldMedian = median(cold.samples);
 const ratio = streaming.lambdaUs / streaming.plainUs;
 
 const rows: Array<[string, string, string, string]> = [
-  ['bundle minified', `${(bundle.bytes / KB).toFixed(1)} KB`, `≤ ${TARGETS.bundleBytes / KB} KB`, ok(bundle.bytes <= TARGETS.bundleBytes)],
+  [
+    'bundle minified',
+    `${(bundle.bytes / KB).toFixed(1)} KB`,
+    `≤ ${TARGETS.bundleBytes / KB} KB`,
+    ok(bundle.bytes <= TARGETS.bundleBytes),
+  ],
   ['bundle gzip', `${(bundle.gzipBytes / KB).toFixed(1)} KB`, '-', '-'],
-  [`cold start median (n=${cold.samples.length})`, `${coldMedian.toFixed(1)} ms`, `≤ ${TARGETS.coldStartMs} ms`, ok(coldMedian <= TARGETS.coldStartMs)],
+  [
+    `cold start median (n=${cold.samples.length})`,
+    `${coldMedian.toFixed(1)} ms`,
+    `≤ ${TARGETS.coldStartMs} ms`,
+    ok(coldMedian <= TARGETS.coldStartMs),
+  ],
   ['  of which init (spawn → /next)', `${median(cold.initSamples).toFixed(1)} ms`, '-', '-'],
-  ['cold start min / max', `${Math.min(...cold.samples).toFixed(1)} / ${Math.max(...cold.samples).toFixed(1)} ms`, '-', '-'],
+  [
+    'cold start min / max',
+    `${Math.min(...cold.samples).toFixed(1)} / ${Math.max(...cold.samples).toFixed(1)} ms`,
+    '-',
+    '-',
+  ],
   ['warm initialize', `${cold.warmMs.toFixed(1)} ms`, '-', '-'],
   [`stream via RIC + front (${events} ev)`, `${streaming.lambdaUs.toFixed(2)} µs/event`, '-', '-'],
   ['stream via plain node:http', `${streaming.plainUs.toFixed(2)} µs/event`, '-', '-'],
-  ['streaming overhead ratio', `${ratio.toFixed(2)}×`, `≤ ${TARGETS.streamingRatio}×`, ok(ratio <= TARGETS.streamingRatio)],
+  [
+    'streaming overhead ratio',
+    `${ratio.toFixed(2)}×`,
+    `≤ ${TARGETS.streamingRatio}×`,
+    ok(ratio <= TARGETS.streamingRatio),
+  ],
 ];
 
 function ok(met: boolean): string {

@@ -82,7 +82,8 @@ export class DynamoDbSessionStore implements SessionStore {
 
   /** Upsert (PutItem replaces the whole item), so a sliding refresh never fails on an existing row. */
   async put(record: SessionRecord): Promise<void> {
-    const data: Record<string, AttributeValue> = {};
+    // Null prototype: a data key named `__proto__` must be stored, not become the object's prototype.
+    const data = Object.create(null) as Record<string, AttributeValue>;
     for (const [key, value] of Object.entries(record.data)) data[key] = { S: value };
     const command = new PutItemCommand({
       TableName: this.#tableName,

@@ -39,7 +39,8 @@ export function dedupeByKey(records: readonly NormalizedRecord[]): NormalizedRec
 }
 
 /** Union–find with path halving and union by size: near-constant time per operation, no quadratic work. */
-function clusters(records: readonly NormalizedRecord[]): number[][] {
+/** Each cluster as a record index (a singleton, most of them) or the indexes of its members. */
+function clusters(records: readonly NormalizedRecord[]): (number | number[])[] {
   const parent = new Int32Array(records.length);
   const size = new Int32Array(records.length).fill(1);
   for (let i = 0; i < parent.length; i++) parent[i] = i;
@@ -74,12 +75,12 @@ function clusters(records: readonly NormalizedRecord[]): number[][] {
     }
   }
   // Singletons (most records) skip the grouping map entirely.
-  const out: number[][] = [];
+  const out: (number | number[])[] = [];
   const groups = new Map<number, number[]>();
   for (let i = 0; i < records.length; i++) {
     const root = find(i);
     if (size[root] === 1) {
-      out.push([i]);
+      out.push(i);
       continue;
     }
     const group = groups.get(root);
@@ -173,7 +174,7 @@ function compareNames(a: string | null, b: string | null, refA: string, refB: st
 export function federate(records: readonly NormalizedRecord[]): FederatedRecord[] {
   const unique = dedupeByKey(records);
   const merged = clusters(unique).map((group) =>
-    group.length === 1 ? single(unique[group[0]!]!) : merge(group.map((i) => unique[i]!)),
+    typeof group === 'number' ? single(unique[group]!) : merge(group.map((i) => unique[i]!)),
   );
   // Sort keys computed once per record, then an index sort: no wrapper object per record.
   const names: (string | null)[] = merged.map((r) => r.display_name?.toLowerCase() ?? null);

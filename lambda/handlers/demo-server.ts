@@ -62,7 +62,13 @@ export function createDemoServer(options: DemoServerOptions): McpServer {
   const server = new McpServer({ name: 'bos-mcp-demo', version: '0.1.0', ...options });
   server.registerTool(
     { name: 'echo', description: 'Returns the message it was given.', inputSchema: ECHO_SCHEMA },
-    (args) => Promise.resolve({ content: [{ type: 'text', text: String(args['message']) }] }),
+    (args) => {
+      // The input schema requires a string; the check keeps the handler total anyway.
+      const message = args['message'];
+      return Promise.resolve({
+        content: [{ type: 'text', text: typeof message === 'string' ? message : '' }],
+      });
+    },
   );
   server.registerStreamingTool(
     {

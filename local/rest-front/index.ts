@@ -1,7 +1,13 @@
 /**
  * Local API Gateway REST v1 front with STREAM-mode Lambda proxy integrations.
  */
-export { MAX_PRELUDE_BYTES, PreludeError, parsePreludeMetadata, readPrelude, type Prelude } from './prelude.js';
+export {
+  MAX_PRELUDE_BYTES,
+  PreludeError,
+  parsePreludeMetadata,
+  readPrelude,
+  type Prelude,
+} from './prelude.js';
 export { buildProxyEvent, type ProxyEventContext } from './proxy-event.js';
 export { relayPayload, type RelayLimits, type RelayOutcome } from './relay.js';
 export { PLATFORM_ROUTES, matchRoute, type RestRoute, type RouteMatch } from './routes.js';

@@ -47,7 +47,8 @@ export function parsePreludeMetadata(text: string): Prelude {
   const headers: Array<[string, string]> = [];
   for (const [name, raw] of entries(record['headers'])) headers.push([name, scalar(raw)]);
   for (const [name, raw] of entries(record['multiValueHeaders'])) {
-    if (!Array.isArray(raw)) throw new PreludeError('invalid_metadata', `multiValueHeaders.${name} is not a list`);
+    if (!Array.isArray(raw))
+      throw new PreludeError('invalid_metadata', `multiValueHeaders.${name} is not a list`);
     for (const item of raw as unknown[]) headers.push([name, scalar(item)]);
   }
   const cookies = record['cookies'] ?? [];
@@ -92,7 +93,8 @@ export function readPrelude(body: Readable, maxBytes = MAX_PRELUDE_BYTES): Promi
       buffered = Buffer.concat([buffered, chunk]);
       const at = buffered.indexOf(DELIMITER);
       if (at < 0) {
-        if (buffered.byteLength > maxBytes) fail(new PreludeError('no_delimiter', 'prelude exceeds the size limit'));
+        if (buffered.byteLength > maxBytes)
+          fail(new PreludeError('no_delimiter', 'prelude exceeds the size limit'));
         return;
       }
       cleanup();
@@ -105,7 +107,8 @@ export function readPrelude(body: Readable, maxBytes = MAX_PRELUDE_BYTES): Promi
         reject(error instanceof PreludeError ? error : new PreludeError('invalid_metadata', 'bad prelude'));
       }
     };
-    const onEnd = (): void => fail(new PreludeError('no_delimiter', 'response ended before the prelude delimiter'));
+    const onEnd = (): void =>
+      fail(new PreludeError('no_delimiter', 'response ended before the prelude delimiter'));
     const onError = (error: Error): void =>
       fail(new PreludeError('stream_failed', 'function failed before the prelude', { cause: error }));
     body.on('data', onData);

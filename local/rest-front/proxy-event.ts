@@ -43,10 +43,14 @@ function isTextMediaType(contentType: string | undefined): boolean {
  * Header maps the way API Gateway fills them: original name case, last value in `headers`, all in the multi
  * map, plus the `X-Forwarded-*` and `X-Amzn-Trace-Id` headers API Gateway adds.
  */
-function headerMaps(req: IncomingMessage, sourceIp: string): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
+function headerMaps(
+  req: IncomingMessage,
+  sourceIp: string,
+): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
   const headers: Record<string, string> = {};
   const multiValueHeaders: Record<string, string[]> = {};
-  const forwardedFor = req.headers['x-forwarded-for'];
+  const forwarded = req.headers['x-forwarded-for'];
+  const forwardedFor = Array.isArray(forwarded) ? forwarded.join(', ') : forwarded;
   const raw = [
     ...req.rawHeaders.filter((_, index, all) => !/^x-forwarded-for$/i.test(all[index - (index % 2)] ?? '')),
     'X-Forwarded-For',
@@ -73,7 +77,8 @@ function queryMaps(
   search: string,
 ): Pick<APIGatewayProxyEvent, 'queryStringParameters' | 'multiValueQueryStringParameters'> {
   const params = new URLSearchParams(search);
-  if ([...params.keys()].length === 0) return { queryStringParameters: null, multiValueQueryStringParameters: null };
+  if ([...params.keys()].length === 0)
+    return { queryStringParameters: null, multiValueQueryStringParameters: null };
   const single: Record<string, string> = {};
   const multi: Record<string, string[]> = {};
   for (const [name, value] of params) {
@@ -93,7 +98,11 @@ function requestTime(date: Date): string {
 }
 
 /** Builds the proxy event for `req` whose whole body is `body` (REST APIs do not stream requests). */
-export function buildProxyEvent(req: IncomingMessage, body: Buffer, context: ProxyEventContext): APIGatewayProxyEvent {
+export function buildProxyEvent(
+  req: IncomingMessage,
+  body: Buffer,
+  context: ProxyEventContext,
+): APIGatewayProxyEvent {
   const url = new URL(req.url ?? '/', 'http://local');
   const method = req.method ?? 'GET';
   const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';

@@ -2,7 +2,12 @@
  * The API's resources, exactly as `lib/constructs/platform-api.ts` wires them: the MCP endpoint and the two
  * RFC 9728 metadata routes go to the function; anything else gets API Gateway's own 403.
  */
-import { MCP_METHODS, MCP_PATH, WELL_KNOWN_METADATA_PATH, WELL_KNOWN_METADATA_ROOT } from '../../lib/routes.js';
+import {
+  MCP_METHODS,
+  MCP_PATH,
+  WELL_KNOWN_METADATA_PATH,
+  WELL_KNOWN_METADATA_ROOT,
+} from '../../lib/routes.js';
 
 /** One REST API resource and the methods integrated with the function. */
 export interface RestRoute {
@@ -20,9 +25,7 @@ export const PLATFORM_ROUTES: readonly RestRoute[] = [
 
 /** Result of matching a request against the routes. */
 export type RouteMatch =
-  | { kind: 'function'; route: RestRoute }
-  | { kind: 'preflight'; route: RestRoute }
-  | { kind: 'none' };
+  { kind: 'function'; route: RestRoute } | { kind: 'preflight'; route: RestRoute } | { kind: 'none' };
 
 /**
  * Finds the resource a path names. API Gateway ignores one trailing slash when it selects a resource (the

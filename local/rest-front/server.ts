@@ -63,7 +63,8 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
   const server = createServer({ noDelay: true }, (req, res) => {
     void handle(settings, req, res).catch((error: unknown) => {
       log('error', 'rest front failed a request', { error: describeError(error) });
-      if (!res.headersSent) sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+      if (!res.headersSent)
+        sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
       else res.destroy();
     });
   });
@@ -108,7 +109,12 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
     sendGatewayError(res, 413, 'Request Too Long', 'RequestTooLongException');
     return;
   }
-  const event = buildProxyEvent(req, body, { resource: match.route.resource, stage: settings.stage, requestId, receivedAt });
+  const event = buildProxyEvent(req, body, {
+    resource: match.route.resource,
+    stage: settings.stage,
+    requestId,
+    receivedAt,
+  });
   const controller = new AbortController();
   const onClientGone = (): void => {
     if (!res.writableFinished) controller.abort();
@@ -132,7 +138,10 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
   }
   let prelude;
   try {
-    prelude = await withTimeout(readPrelude(payload), Math.min(settings.idleTimeoutMs, deadline - Date.now()));
+    prelude = await withTimeout(
+      readPrelude(payload),
+      Math.min(settings.idleTimeoutMs, deadline - Date.now()),
+    );
   } catch (error) {
     payload.destroy();
     return failBeforePrelude(res, controller.signal, error);
@@ -173,7 +182,12 @@ function sendGatewayError(res: ServerResponse, status: number, message: string, 
 }
 
 /** The CORS preflight API Gateway's mock integration answers (CDK `addCorsPreflight`), without the function. */
-function sendPreflight(req: IncomingMessage, res: ServerResponse, route: RestRoute, origins: readonly string[]): void {
+function sendPreflight(
+  req: IncomingMessage,
+  res: ServerResponse,
+  route: RestRoute,
+  origins: readonly string[],
+): void {
   const origin = req.headers.origin;
   const allowed = origin !== undefined && (origins.includes(origin) || origins.includes('*'));
   res.writeHead(204, {

@@ -43,7 +43,10 @@ export class RuntimePoolStartError extends Error {
  * Reads a Lambda error document (`{"errorType","errorMessage"}`), as posted to `/error`, `/init/error` or
  * carried base64-encoded in the `Lambda-Runtime-Function-Error-Body` trailer.
  */
-export function parseErrorDocument(text: string, fallbackType: string): { errorType: string; errorMessage: string } {
+export function parseErrorDocument(
+  text: string,
+  fallbackType: string,
+): { errorType: string; errorMessage: string } {
   try {
     const value: unknown = JSON.parse(text);
     if (typeof value === 'object' && value !== null) {

@@ -99,10 +99,14 @@ export class Invocation {
    */
   abandon(): void {
     if (this.#phase === 'queued') {
-      this.fail(new InvocationError('aborted', 'Invoke.Aborted', 'invoker went away before the invocation started'));
+      this.fail(
+        new InvocationError('aborted', 'Invoke.Aborted', 'invoker went away before the invocation started'),
+      );
     } else if (this.#phase === 'running') {
       this.#abandoned = true;
-      this.#reject(new InvocationError('aborted', 'Invoke.Aborted', 'invoker went away before the function answered'));
+      this.#reject(
+        new InvocationError('aborted', 'Invoke.Aborted', 'invoker went away before the function answered'),
+      );
     } else if (this.#body !== undefined && !this.#body.destroyed) this.#body.destroy();
   }
 
@@ -140,7 +144,9 @@ function relayBody(req: IncomingMessage, res: ServerResponse, settle: () => void
   });
   req.on('close', () => {
     if (!finished && !body.destroyed) {
-      body.destroy(new InvocationError('runtime_exit', 'Runtime.ExitError', 'runtime closed the response stream'));
+      body.destroy(
+        new InvocationError('runtime_exit', 'Runtime.ExitError', 'runtime closed the response stream'),
+      );
     }
   });
   return body;

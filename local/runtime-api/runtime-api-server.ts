@@ -71,7 +71,8 @@ function answer(res: ServerResponse, outcome: PostOutcome): void {
   if (outcome === 'accepted') sendJson(res, 202, { status: 'OK' });
   else if (outcome === 'unknown_request') {
     sendJson(res, 400, { errorType: 'InvalidRequestID', errorMessage: 'invalid request id' });
-  } else sendJson(res, 403, { errorType: 'InvalidStateTransition', errorMessage: 'invocation already answered' });
+  } else
+    sendJson(res, 403, { errorType: 'InvalidStateTransition', errorMessage: 'invocation already answered' });
 }
 
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
@@ -96,5 +97,7 @@ async function readErrorDocument(req: IncomingMessage): Promise<{ errorType: str
   }
   const headerType = req.headers['lambda-runtime-function-error-type'];
   const document = parseErrorDocument(Buffer.concat(chunks).toString('utf8'), 'Runtime.Unknown');
-  return typeof headerType === 'string' && headerType !== '' ? { ...document, errorType: headerType } : document;
+  return typeof headerType === 'string' && headerType !== ''
+    ? { ...document, errorType: headerType }
+    : document;
 }

@@ -166,7 +166,9 @@ export class RuntimeSlot {
     const previous = this.#current;
     this.#finishInvocation();
     // A runtime asks for more work only after answering; anything unanswered is a runtime bug.
-    previous?.fail(new InvocationError('runtime_exit', 'Runtime.InvalidState', 'runtime polled without answering'));
+    previous?.fail(
+      new InvocationError('runtime_exit', 'Runtime.InvalidState', 'runtime polled without answering'),
+    );
     if (!this.#reachedNext) this.#initDurationMs = performance.now() - this.#spawnedAt;
     this.#reachedNext = true;
     this.#state = 'idle';
@@ -185,7 +187,9 @@ export class RuntimeSlot {
 
   #onDeadline(invocation: Invocation): void {
     const seconds = this.#options.timeoutSeconds.toFixed(2);
-    invocation.fail(new InvocationError('timeout', 'Sandbox.Timedout', `Task timed out after ${seconds} seconds`));
+    invocation.fail(
+      new InvocationError('timeout', 'Sandbox.Timedout', `Task timed out after ${seconds} seconds`),
+    );
     this.#exitReason = 'timeout';
     this.#child?.kill('SIGKILL');
   }
@@ -208,7 +212,10 @@ export class RuntimeSlot {
     this.#host.slotExited(this, {
       duringInit: !this.#reachedNext,
       reason: this.#exitReason,
-      failure: this.#initFailure ?? { errorType: 'Runtime.ExitError', errorMessage: `runtime exited (${how})` },
+      failure: this.#initFailure ?? {
+        errorType: 'Runtime.ExitError',
+        errorMessage: `runtime exited (${how})`,
+      },
     });
   }
 }

@@ -89,8 +89,10 @@ describe('DynamoDbSessionStore on DynamoDB Local', () => {
     // On disk, so the data survives restart() like a real outage-and-recovery.
     dataDir = mkdtempSync(join(tmpdir(), 'bos-mcp-ddb-'));
     db = await startDynamoDbLocal({ dataDir, tables: { schemas: [sessionsTable], prefix: PREFIX } });
-    client = createDynamoDbClient({ endpoint: db.endpoint });
-    store = new DynamoDbSessionStore({ client, tableName: TABLE });
+    // Generous timeouts for the functional cases: DynamoDB Local (Java) on a shared 2-core machine can take
+    // seconds per call under load. The outage case builds a store with the production (fast-fail) defaults.
+    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 15_000 });
+    store = new DynamoDbSessionStore({ client, tableName: TABLE, operationTimeoutMs: 15_000 });
   });
 
   after(async () => {
@@ -173,6 +175,20 @@ describe('DynamoDbSessionStore on DynamoDB Local', () => {
     await response.body?.cancel();
   });
 
+  it('stores data keys such as __proto__ as plain data', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // Prepare
+    const session = record({
+      data: JSON.parse('{"__proto__":"x","constructor":"y"}') as Record<string, string>,
+    });
+    // Act
+    await store.put(session);
+    const read = await store.get(session.sessionId);
+    // Assess
+    assert.equal(Object.getOwnPropertyDescriptor(read?.data, '__proto__')?.value, 'x');
+    assert.equal(read?.data['constructor'], 'y');
+  });
+
   it('deletes a session', async (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
     // Prepare
@@ -205,7 +221,10 @@ describe('DynamoDbSessionStore on DynamoDB Local', () => {
     if (skipReason !== undefined || db === undefined)
       return t.skip(skipReason ?? 'DynamoDB Local not started');
     // Prepare
-    const server = createDemoServer({ sessionStore: store, logger: silentLogger });
+    const fastClient = createDynamoDbClient({ endpoint: db.endpoint });
+    const fastStore = new DynamoDbSessionStore({ client: fastClient, tableName: TABLE });
+    t.after(() => fastClient.destroy());
+    const server = createDemoServer({ sessionStore: fastStore, logger: silentLogger });
     const sessionId = await openSession(server);
     await db.stop();
     // Act

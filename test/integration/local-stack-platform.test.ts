@@ -37,7 +37,10 @@ describe('the platform endpoint on the local stack', { timeout: 180_000 }, () =>
     // Act
     await client.connect(transport);
     const tools = await client.listTools();
-    const echo = await client.callTool({ name: 'echo', arguments: { message: 'through the runtime client' } });
+    const echo = await client.callTool({
+      name: 'echo',
+      arguments: { message: 'through the runtime client' },
+    });
     const events = await client.callTool(
       { name: 'demo_events', arguments: { count: 3, delayMs: 100 } },
       undefined,

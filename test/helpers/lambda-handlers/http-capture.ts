@@ -43,39 +43,43 @@ export interface CaptureOptions {
 export function capture(url: string, options: CaptureOptions = {}): Promise<CapturedResponse> {
   return new Promise((resolve, reject) => {
     const sentAt = performance.now();
-    const req = request(url, { method: options.method ?? 'GET', headers: options.headers, agent: false }, (res) => {
-      const chunks: CapturedChunk[] = [];
-      let aborted = false;
-      const finish = (): void =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          rawHeaders: res.rawHeaders,
-          chunks,
-          body: chunks.map((chunk) => chunk.text).join(''),
-          aborted,
-          sentAt,
-          endedAt: performance.now(),
+    const req = request(
+      url,
+      { method: options.method ?? 'GET', headers: options.headers, agent: false },
+      (res) => {
+        const chunks: CapturedChunk[] = [];
+        let aborted = false;
+        const finish = (): void =>
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: res.headers,
+            rawHeaders: res.rawHeaders,
+            chunks,
+            body: chunks.map((chunk) => chunk.text).join(''),
+            aborted,
+            sentAt,
+            endedAt: performance.now(),
+          });
+        res.on('data', (data: Buffer) => {
+          chunks.push({ at: performance.now(), text: data.toString('utf8') });
+          if (options.abortAfterFirstChunk === true) {
+            aborted = true;
+            req.destroy();
+            finish();
+          }
         });
-      res.on('data', (data: Buffer) => {
-        chunks.push({ at: performance.now(), text: data.toString('utf8') });
-        if (options.abortAfterFirstChunk === true) {
+        res.on('aborted', () => {
           aborted = true;
-          req.destroy();
+        });
+        res.on('error', () => {
+          aborted = true;
+        });
+        res.on('close', () => {
+          if (!res.complete) aborted = true;
           finish();
-        }
-      });
-      res.on('aborted', () => {
-        aborted = true;
-      });
-      res.on('error', () => {
-        aborted = true;
-      });
-      res.on('close', () => {
-        if (!res.complete) aborted = true;
-        finish();
-      });
-    });
+        });
+      },
+    );
     req.on('error', (error) => {
       if (options.abortAfterFirstChunk !== true) reject(error);
     });

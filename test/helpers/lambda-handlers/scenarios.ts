@@ -43,7 +43,11 @@ const scenarios: Record<string, Scenario> = {
   /** What the function sees of its time budget and of the event. */
   inspect: async (event, stream, context) => {
     await Promise.resolve();
-    json(stream, 200, { remainingMs: context.getRemainingTimeInMillis(), event, env: process.env['LOCAL_MARKER'] ?? null });
+    json(stream, 200, {
+      remainingMs: context.getRemainingTimeInMillis(),
+      event,
+      env: process.env['LOCAL_MARKER'] ?? null,
+    });
   },
   /** Answers after `ms` milliseconds. */
   sleep: async (event, stream) => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
 import type { Harness, Session } from './platform-harness.js';
 import { createHarness } from './platform-harness.js';
-import type { Message } from './sse-frames.js';
+import type { Frame, Message } from './sse-frames.js';
 import { messagesOf, operationResultOf, pairKey, parseSse } from './sse-frames.js';
 import { checkStream } from './stream-invariants.js';
 
@@ -18,10 +18,16 @@ const PEOPLE_CONTEXT = {
 
 let harness: Harness;
 let session: Session;
+/** One negotiated `list_people` call (id `search-1`), read whole; most tests inspect it. */
+let streamed: { headers: Headers; frames: Frame[]; messages: Message[] };
 
 before(async () => {
   harness = await createHarness();
   session = await harness.session(harness.auth.tokens['dev-user']);
+  const response = await session.call('list_people', {}, { optIn: {}, id: 'search-1' });
+  assert.equal(response.status, 200);
+  const frames = parseSse(await response.text());
+  streamed = { headers: response.headers, frames, messages: messagesOf(frames) };
 });
 after(() => harness.platform.server.settled());
 
@@ -37,14 +43,13 @@ async function streamOf(response: Response): Promise<Message[]> {
 
 describe('negotiation matrix (contract §2)', () => {
   it('answers plain JSON without the opt-in, with the same final result as the stream', async () => {
-    const plain = await jsonOf(await session.call('list_people', {}));
-    const streamed = (await streamOf(await session.call('list_people', {}, { optIn: {} }))).at(-1);
-    assert.equal(plain.id, 'call-1');
-    assert.deepEqual(plain.result, streamed?.result);
+    const plain = await jsonOf(await session.call('list_people', {}, { id: 'search-1' }));
+    assert.equal(plain.id, 'search-1');
+    assert.deepEqual(plain.result, streamed.messages.at(-1)?.result);
   });
 
   it('answers plain JSON for a Boolean opt-in', async () => {
-    const response = await session.call('list_people', {}, { optIn: true });
+    const response = await session.call('search_people', { query: 'ada' }, { optIn: true });
     const message = await jsonOf(response);
     assert.equal(message.result?.structuredContent.metadata?.completeness, 'partial');
   });
@@ -65,31 +70,33 @@ describe('negotiation matrix (contract §2)', () => {
   });
 
   it('streams with the object opt-in, an SSE Accept and an integer id', async () => {
-    const response = await session.call('list_people', {}, { optIn: {}, id: 7 });
+    const response = await session.call(
+      'get_person',
+      { record_ref: 'bos:person:none' },
+      { optIn: {}, id: 7 },
+    );
     assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/);
     checkStream(await streamOf(response), 7, PEOPLE_CONTEXT);
   });
 });
 
 describe('a negotiated federated read (contract §2–§5)', () => {
-  it('sends the SSE headers of the contract', async () => {
-    const response = await session.call('list_people', {}, { optIn: {} });
-    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream(;\s*charset=utf-8)?$/i);
-    assert.equal(response.headers.get('cache-control'), 'no-cache');
-    assert.equal(response.headers.get('x-accel-buffering'), 'no');
-    await response.text();
+  it('sends the SSE headers of the contract', () => {
+    const { headers } = streamed;
+    assert.match(headers.get('content-type') ?? '', /^text\/event-stream(;\s*charset=utf-8)?$/i);
+    assert.equal(headers.get('cache-control'), 'no-cache');
+    assert.equal(headers.get('x-accel-buffering'), 'no');
   });
 
-  it('starts with the extension comment and frames every payload as event: message', async () => {
-    const frames = parseSse(await (await session.call('list_people', {}, { optIn: {} })).text());
+  it('starts with the extension comment and frames every payload as event: message', () => {
+    const { frames } = streamed;
     const firstContent = frames.find((f) => f.kind !== 'priming');
     assert.deepEqual(firstContent, { kind: 'comment', text: 'bos/source-results/v1' });
     assert.ok(frames.filter((f) => f.kind === 'message').length > 5);
   });
 
-  it('streams pages 1..k and exactly one terminal per source, the final frame last', async () => {
-    const messages = await streamOf(await session.call('list_people', {}, { optIn: {}, id: 'search-1' }));
-    const { pages, terminals, final } = checkStream(messages, 'search-1', PEOPLE_CONTEXT);
+  it('streams pages 1..k and exactly one terminal per source, the final frame last', () => {
+    const { pages, terminals, final } = checkStream(streamed.messages, 'search-1', PEOPLE_CONTEXT);
     assert.deepEqual([...terminals.keys()].sort(), [
       'archive/acme-archive',
       'crm/acme-crm',
@@ -102,24 +109,16 @@ describe('a negotiated federated read (contract §2–§5)', () => {
     assert.equal(final.isError, true);
   });
 
-  it('completes an empty source with pageIndex 0 and no records', async () => {
-    const { terminals, pages } = checkStream(
-      await streamOf(await session.call('list_people', {}, { optIn: {} })),
-      'call-1',
-      PEOPLE_CONTEXT,
-    );
+  it('completes an empty source with pageIndex 0 and no records', () => {
+    const { terminals, pages } = checkStream(streamed.messages, 'search-1', PEOPLE_CONTEXT);
     assert.equal(pages.has('archive/acme-archive'), false);
     const archive = terminals.get('archive/acme-archive');
     assert.equal(archive?.status, 'complete');
     assert.equal(archive?.pageIndex, 0);
   });
 
-  it('ends a hanging source with a source_timeout error frame and keeps its delivered page', async () => {
-    const { terminals, pages, final } = checkStream(
-      await streamOf(await session.call('list_people', {}, { optIn: {} })),
-      'call-1',
-      PEOPLE_CONTEXT,
-    );
+  it('ends a hanging source with a source_timeout error frame and keeps its delivered page', () => {
+    const { terminals, pages, final } = checkStream(streamed.messages, 'search-1', PEOPLE_CONTEXT);
     const legacy = terminals.get('legacy/acme-legacy');
     assert.equal(legacy?.status, 'error');
     assert.deepEqual(legacy?.error, { code: 'source_timeout' });
@@ -151,12 +150,8 @@ describe('a negotiated federated read (contract §2–§5)', () => {
     );
   });
 
-  it('puts every delivered provenance entry in the final result exactly once', async () => {
-    const { pages, final } = checkStream(
-      await streamOf(await session.call('list_people', {}, { optIn: {} })),
-      'call-1',
-      PEOPLE_CONTEXT,
-    );
+  it('puts every delivered provenance entry in the final result exactly once', () => {
+    const { pages, final } = checkStream(streamed.messages, 'search-1', PEOPLE_CONTEXT);
     const key = (s: { source_type: string; source_identity: string; external_id: string }) =>
       `${pairKey(s)}/${s.external_id}`;
     const delivered = [...pages.values()].flat().flatMap((p) => p.records.flatMap((r) => r.sources.map(key)));
@@ -165,8 +160,8 @@ describe('a negotiated federated read (contract §2–§5)', () => {
     assert.deepEqual(new Set(final_), new Set(delivered));
   });
 
-  it('writes the text block as the JSON of structuredContent', async () => {
-    const final = (await streamOf(await session.call('list_people', {}, { optIn: {} }))).at(-1);
+  it('writes the text block as the JSON of structuredContent', () => {
+    const final = streamed.messages.at(-1);
     const text = final?.result?.content[0]?.text ?? '';
     assert.equal(final?.result?.content.length, 1);
     assert.deepEqual(JSON.parse(text), final?.result?.structuredContent);

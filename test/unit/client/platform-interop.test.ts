@@ -14,7 +14,7 @@ describe('client against the real BOS platform', () => {
       url: ENDPOINT,
       protocol,
       token: harness.auth.tokens['dev-user'],
-      fetch: (input, init) => harness.platform.handle(new Request(input as string, init)),
+      fetch: (input, init) => harness.platform.handle(new Request(input, init)),
     });
   before(async () => {
     harness = await createHarness();
@@ -47,9 +47,5 @@ describe('client against the real BOS platform', () => {
       assert.ok(pages.length > 0);
       assert.equal(outcome.records?.length, outcome.resultCount);
       assert.ok(outcome.sources.every((s) => s.terminal !== undefined));
-      process.stdout.write(
-        `# ${protocol}: ${pages.length} pages, ${outcome.sources.length} sources, completeness=${outcome.completeness ?? '-'}, ` +
-          `result_count=${outcome.resultCount ?? '-'}, source_errors=${JSON.stringify(outcome.sourceErrors.map((e) => e.code))}\n`,
-      );
     });
 });

@@ -12,7 +12,7 @@ const dir = ref('acme-directory', 'directory');
 
 function normalized(raw: RawRecord): NormalizedRecord {
   const record = normalizeRecord(raw, { source_type: raw.source_type, source_identity: raw.source_identity });
-  assert.ok(typeof record !== 'string', `valid fixture record: ${String(record)}`);
+  assert.ok(typeof record !== 'string', `valid fixture record: ${JSON.stringify(record)}`);
   return record;
 }
 

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * The bad-input table: every row is one way a request can be wrong, with the exact HTTP status and
  * JSON-RPC code it must get, and a body free of exception text, stack traces and secrets.
@@ -26,7 +27,10 @@ async function withEchoTools(
       name: 'echo',
       inputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
     },
-    (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.message) }] }),
+    (args) =>
+      Promise.resolve({
+        content: [{ type: 'text', text: typeof args.message === 'string' ? args.message : '' }],
+      }),
   );
   server.registerTool({ name: 'explode', inputSchema: { type: 'object' } }, () => {
     throw new Error(`database login failed for ${secret}`);

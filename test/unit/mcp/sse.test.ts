@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * Streaming tools over SSE: framing, progress and log notifications, replay, the GET listener,
  * in-stream failures, cancellation, server-to-client requests, keepalives and backpressure.
@@ -14,7 +15,9 @@ function streamingServer(overrides: Parameters<typeof makeServer>[0] = {}): McpS
   server.registerStreamingTool({ name: 'streamer', inputSchema: { type: 'object' } }, (args, ctx) => {
     ctx.progress(1, 2, 'half');
     ctx.progress(2, 2, 'done');
-    return Promise.resolve({ content: [{ type: 'text', text: String(args.message ?? 'ok') }] });
+    return Promise.resolve({
+      content: [{ type: 'text', text: typeof args.message === 'string' ? args.message : 'ok' }],
+    });
   });
   return server;
 }
@@ -150,7 +153,9 @@ describe('streaming tools over SSE', () => {
       (args, ctx) => {
         ctx.progress(1);
         ctx.comment('ignored when buffered');
-        return Promise.resolve({ content: [{ type: 'text', text: String(args.mode) }] });
+        return Promise.resolve({
+          content: [{ type: 'text', text: typeof args.mode === 'string' ? args.mode : '' }],
+        });
       },
       { shouldStream: (ctx) => ctx.meta.stream === true, leadingComment: 'bos/source-results/v1' },
     );

@@ -1,3 +1,4 @@
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /** Transport order, media types, shape routing, batches and JSON-RPC framing. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -52,7 +53,7 @@ describe('transport checks', () => {
 describe('protocol shape', () => {
   it('routes by the protocol header first and fails closed on conflicts and unknown versions', () => {
     const h = (v?: string) => new Headers(v === undefined ? {} : { 'mcp-protocol-version': v });
-    const meta = (v: unknown) => ({
+    const meta = (v: string) => ({
       jsonrpc: '2.0',
       id: 1,
       method: 'ping',
