@@ -11,7 +11,7 @@ import type { FederationEvent, SourceQuery } from '../../../lambda/federation/in
 import { inMs, records, ref, scripted } from './support/scripted-source.js';
 
 const list: SourceQuery = { operation: 'list_people' };
-const SLACK_MS = 150;
+const SLACK_MS = 400; // generous: shared CI machines delay timers; a hung engine would miss by seconds
 
 const terminals = (events: FederationEvent[]) =>
   events
@@ -49,7 +49,7 @@ describe('runFederation per-source timeouts', () => {
       deadline: inMs(5000),
       sourceTimeoutMs: 4000,
     });
-    assert.ok(Date.now() - started < 100 + SLACK_MS * 3, `ended after ${Date.now() - started} ms`);
+    assert.ok(Date.now() - started < 100 + SLACK_MS * 2, `ended after ${Date.now() - started} ms`);
     assert.equal(hanging.log.aborted, true);
   });
 

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /** Request factories and readers shared by the MCP runtime tests (no sockets: Request in, Response out). */
 import assert from 'node:assert/strict';
 import { McpServer, silentLogger } from '../../../lambda/mcp/index.js';

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * Streaming tools over SSE: framing, progress and log notifications, replay, the GET listener,
  * in-stream failures, cancellation, server-to-client requests, keepalives and backpressure.
