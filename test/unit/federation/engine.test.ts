@@ -244,6 +244,33 @@ describe('runFederation operations', () => {
   });
 });
 
+describe('runFederation scheduling', () => {
+  it('starts reads in the given source order, never more than maxConcurrentSources at once', async () => {
+    const started: string[] = [];
+    let inFlight = 0;
+    let most = 0;
+    const delays = [40, 5, 25, 5, 10, 30];
+    const sources = delays.map((delayMs, i) =>
+      scripted(ref(`s${i}`), [records(ref(`s${i}`), 1)], {
+        delayMs,
+        onStart: () => {
+          started.push(`s${i}`);
+          most = Math.max(most, ++inFlight);
+        },
+        onEnd: () => inFlight--,
+      }),
+    );
+    await runFederation({
+      sources: sources.map((s) => s.adapter),
+      query: list,
+      deadline: inMs(5000),
+      maxConcurrentSources: 2,
+    });
+    assert.deepEqual(started, ['s0', 's1', 's2', 's3', 's4', 's5']);
+    assert.equal(most, 2);
+  });
+});
+
 describe('runFederation options', () => {
   it('rejects a source listed twice and a non-positive pageSize before reading anything', async () => {
     const a = ref('a');
