@@ -2,8 +2,17 @@
  * A handler module that fails while loading, as a handler with a broken configuration would: the runtime
  * client reports it to `/runtime/init/error` and exits.
  */
-throw new Error('configuration is broken at load time');
+import type { Writable } from 'node:stream';
 
-export const handler = awslambda.streamifyResponse(async (): Promise<void> => {
-  await Promise.resolve();
-});
+function loadConfiguration(): string {
+  throw new Error('configuration is broken at load time');
+}
+
+const configuration = loadConfiguration();
+
+export const handler = awslambda.streamifyResponse(
+  async (_event: unknown, stream: Writable): Promise<void> => {
+    await Promise.resolve();
+    stream.end(configuration);
+  },
+);
