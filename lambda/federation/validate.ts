@@ -4,7 +4,8 @@
  */
 import { normaliseEmail, normalisePhone } from './normalize.js';
 import { provenanceKey, recordRefOfKey } from './record-ref.js';
-import type { ProvenanceEntry, SourceRef } from './types.js';
+import { parseInstant } from './timestamps.js';
+import type { FederatedRecord, ProvenanceEntry, SourceRef } from './types.js';
 
 /** A validated record with its identity keys computed once. */
 export interface NormalizedRecord {
@@ -22,6 +23,13 @@ export interface NormalizedRecord {
   readonly phoneKey: string | null;
   /** `entry.observed_at` as epoch milliseconds, for precedence. */
   readonly observedMs: number;
+  /** `display_name` lower-cased: the result order's first key (computed once, used by every sort). */
+  readonly nameKey: string | null;
+  /**
+   * The record as it stands alone, built on first use and then shared by every page and the final result
+   * that publish it unmerged (one object per record instead of one per publication).
+   */
+  standalone: FederatedRecord | undefined;
 }
 
 /** Why a raw record was refused: it claims another source, or it is not a well-formed record. */
@@ -39,6 +47,22 @@ function isPlainObject(v: unknown): v is Record<string, unknown> {
 
 const emptyAttributes: Readonly<Record<string, unknown>> = Object.freeze({});
 
+// Nearly every record carries the same one-entry capability list (`["read"]`), so one-entry lists are shared
+// frozen arrays instead of a copy per record. Bounded: provider-chosen strings cannot grow it forever.
+const MAX_SHARED_CAPABILITIES = 64;
+const sharedCapabilities = new Map<string, readonly string[]>();
+
+function copyCapabilities(capabilities: readonly string[]): readonly string[] {
+  if (capabilities.length !== 1) return [...capabilities];
+  const only = capabilities[0]!;
+  let shared = sharedCapabilities.get(only);
+  if (shared === undefined) {
+    shared = Object.freeze([only]);
+    if (sharedCapabilities.size < MAX_SHARED_CAPABILITIES) sharedCapabilities.set(only, shared);
+  }
+  return shared;
+}
+
 /**
  * Validates one raw record read from `source`. The provenance claim is checked first: a record naming
  * another source is a mismatch even if it is also malformed (§4 "validated against the authorized source").
@@ -51,7 +75,7 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
   const { external_id, record_type, observed_at, capabilities, version } = r;
   if (!isText(external_id) || !isText(record_type) || typeof observed_at !== 'string')
     return 'invalid_record';
-  const observedMs = Date.parse(observed_at);
+  const observedMs = parseInstant(observed_at);
   if (Number.isNaN(observedMs)) return 'invalid_record';
   if (!Array.isArray(capabilities) || !capabilities.every((c) => typeof c === 'string'))
     return 'invalid_record';
@@ -67,15 +91,16 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
     external_id,
     record_type,
     observed_at,
-    capabilities: [...capabilities],
+    capabilities: copyCapabilities(capabilities as string[]),
     version: version ?? null,
   };
   const key = provenanceKey(entry);
+  const name = display_name ?? null;
   return {
     entry,
     key,
     ref: recordRefOfKey(key),
-    display_name: display_name ?? null,
+    display_name: name,
     email: email ?? null,
     phone: phone ?? null,
     lifecycle: lifecycle ?? null,
@@ -84,5 +109,7 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
     emailKey: normaliseEmail(email),
     phoneKey: normalisePhone(phone),
     observedMs,
+    nameKey: name === null ? null : name.toLowerCase(),
+    standalone: undefined,
   };
 }

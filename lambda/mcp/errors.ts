@@ -18,6 +18,8 @@ export const JsonRpcCode = {
   RequestCancelled: -32800,
   /** 2026-07-28 `HeaderMismatch` (mcp-2026-notes §1.8). */
   HeaderMismatch: -32020,
+  /** 2026-07-28 `MissingRequiredClientCapability`, `data.requiredCapabilities` (mcp-2026-notes §1.8). */
+  MissingRequiredClientCapability: -32021,
   /** 2026-07-28 `UnsupportedProtocolVersion` (mcp-2026-notes §1.8). */
   UnsupportedProtocolVersion: -32022,
 } as const;

@@ -48,19 +48,20 @@ export class Responder {
     return new Response(null, { status: 202, headers: this.headers(extra) });
   }
 
-  /** 200 `text/event-stream` with the headers SSE needs through proxies and API Gateway. */
-  sse(body: ReadableStream<Uint8Array>, sessionId: string): Response {
-    return new Response(body, {
-      status: 200,
-      headers: this.headers({
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-cache',
-        // Pinned by fixture sse-resumable-replay.json; harmless where a proxy strips hop-by-hop headers.
-        connection: 'keep-alive',
-        // Stops nginx-style proxies from buffering the stream (2026-07-28 SH "SHOULD send").
-        'x-accel-buffering': 'no',
-        'mcp-session-id': sessionId,
-      }),
+  /**
+   * 200 `text/event-stream` with the headers SSE needs through proxies and API Gateway. `sessionId` is
+   * absent in the stateless shape (2026-07-28 has no sessions).
+   */
+  sse(body: ReadableStream<Uint8Array>, sessionId?: string): Response {
+    const headers = this.headers({
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      // Pinned by fixture sse-resumable-replay.json; harmless where a proxy strips hop-by-hop headers.
+      connection: 'keep-alive',
+      // Stops nginx-style proxies from buffering the stream (2026-07-28 SH "SHOULD send").
+      'x-accel-buffering': 'no',
     });
+    if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
+    return new Response(body, { status: 200, headers });
   }
 }

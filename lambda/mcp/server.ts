@@ -20,7 +20,7 @@ import { InMemoryStreamStore } from './memory-stream-store.js';
 import { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
 import type { ResolvedOptions, Runtime } from './runtime.js';
 import { SessionManager } from './session-manager.js';
-import { detectShape } from './shape.js';
+import { detectHttpShape } from './shape.js';
 import { handleStateless } from './stateless.js';
 import {
   acceptRanges,
@@ -217,7 +217,7 @@ export class McpServer {
     });
 
     if (method !== 'POST') {
-      const shape = detectShape(headers);
+      const shape = detectHttpShape(headers);
       // 2026-07-28 routes only POST (mcp-method-surface: "GET /mcp and DELETE /mcp with the 2026-07-28 protocol header return 405").
       if (shape.shape === 'stateless')
         return respond.plainError(405, 'method not allowed', { allow: 'POST' });
@@ -234,7 +234,7 @@ export class McpServer {
     const parsed = parseBody(body.text);
     if (parsed.kind === 'error') return respond.rpcError(200, null, parsed.error);
     if (parsed.kind === 'batch') {
-      const shape = detectShape(headers);
+      const shape = detectHttpShape(headers);
       if (shape.shape !== 'sessionful')
         return respond.rpcError(
           200,
@@ -243,7 +243,7 @@ export class McpServer {
         );
       return handleBatch(input(shape.headerVersion), parsed.values);
     }
-    const shape = detectShape(headers, parsed.value);
+    const shape = detectHttpShape(headers, parsed.value);
     if (shape.shape === 'error') return respond.rpcError(400, idOf(parsed.value), shape.error);
     if (shape.shape === 'stateless') {
       const id = isObject(parsed.value) ? idOf(parsed.value) : null;

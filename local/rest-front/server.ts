@@ -120,7 +120,8 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
     if (!res.writableFinished) controller.abort();
   };
   res.once('close', onClientGone);
-  const timer = setTimeout(() => controller.abort(), settings.maxDurationMs);
+  // Until the first byte, silence counts against the idle timeout too (and the total limit always applies).
+  const timer = setTimeout(() => controller.abort(), Math.min(settings.idleTimeoutMs, deadline - Date.now()));
   let payload: Readable;
   try {
     ({ body: payload } = await settings.invoker.invoke(event, { signal: controller.signal }));

@@ -54,3 +54,48 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
     assert.equal(next.status, 202);
   });
 });
+
+describe('the REST front limits of a streamed response', { timeout: 120_000 }, () => {
+  let stack: LocalStack;
+  const scenario = (name: string, query = ''): string => `${stack.url}?scenario=${name}${query}`;
+
+  before(async () => {
+    stack = await startStack({
+      handlerEntry: SCENARIO_HANDLER,
+      bundleDir: '.local/test-bundles/local-stack-front-limits',
+      // Two environments: a cut stream's function keeps running for a while (as on Lambda).
+      poolSize: 2,
+      timeoutSeconds: 20,
+      idleTimeoutMs: 600,
+      maxDurationMs: 2000,
+      onFunctionLog: () => undefined,
+    });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('cuts the connection when no byte arrives within the idle timeout', async () => {
+    const response = await capture(scenario('events', '&count=2&gap=1500'));
+
+    assert.equal(response.status, 200);
+    assert.equal(response.body, 'data: event 1\n\n');
+    assert.equal(response.aborted, true);
+  });
+
+  it('cuts the connection at the total duration limit even while bytes keep flowing', async () => {
+    const response = await capture(scenario('events', '&count=20&gap=250'));
+
+    assert.equal(response.status, 200);
+    assert.equal(response.aborted, true);
+    assert.ok(response.body.startsWith('data: event 1\n\n'));
+    assert.doesNotMatch(response.body, /event 20/);
+  });
+
+  it('answers 504 when the prelude does not arrive within the idle timeout', async () => {
+    const response = await capture(scenario('sleep', '&ms=1500'));
+
+    assert.equal(response.status, 504);
+    assert.deepEqual(JSON.parse(response.body), { message: 'Endpoint request timed out' });
+  });
+});

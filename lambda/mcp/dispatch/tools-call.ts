@@ -10,7 +10,7 @@ import { errorJson, isObject, notificationJson, requestJson, resultJson } from '
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
 import { SseStream } from '../sse/index.js';
-import { runTool } from '../tool-runner.js';
+import { preflight, runTool } from '../tool-runner.js';
 import type { ToolOutcome } from '../tool-runner.js';
 import type {
   JsonObject,
@@ -111,6 +111,11 @@ export async function callTool(
     }
   }
 
+  const refused = await preflight(entry.options, rawArgs, base, guard);
+  if (refused !== undefined) {
+    untrack();
+    return { kind: 'json', body: answer(request.id, refused) };
+  }
   let streamId: string;
   try {
     streamId = await rt.streams.createStream(session.sessionId);
@@ -119,9 +124,7 @@ export async function callTool(
     throw error;
   }
   const sse = new SseStream({
-    store: rt.streams,
-    sessionId: session.sessionId,
-    streamId,
+    store: { store: rt.streams, sessionId: session.sessionId, streamId },
     keepaliveMs: rt.options.keepaliveMs,
     logger: rt.logger,
     onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),

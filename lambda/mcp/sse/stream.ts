@@ -11,9 +11,11 @@ import { commentFrame, encodeFrame, eventFrame } from './writer.js';
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
-  store: StreamStore;
-  sessionId: string;
-  streamId: string;
+  /**
+   * Where frames are persisted for replay. Absent in the 2026-07-28 stateless shape, which has no
+   * resumption (mcp-2026-notes §1.4): frames then carry no `id` and nothing is stored.
+   */
+  store?: { store: StreamStore; sessionId: string; streamId: string };
   keepaliveMs: number;
   logger: Logger;
   /** Called once when the consumer cancels the body (client gone). */
@@ -53,9 +55,9 @@ export class SseStream {
     }
   }
 
-  /** Persists and sends the empty-data priming event. */
+  /** Persists and sends the empty-data priming event (no-op without a store: nothing to resume). */
   prime(): void {
-    this.#persisted('');
+    if (this.#options.store !== undefined) this.#persisted('');
   }
 
   /** Persists and sends one JSON-RPC message as an `event: message` frame. */
@@ -78,8 +80,8 @@ export class SseStream {
   async finish(finalJson: string): Promise<void> {
     this.send(finalJson);
     await this.#chain;
-    const { store, sessionId, streamId, logger } = this.#options;
-    await store.close(sessionId, streamId).catch((error: unknown) => {
+    const { store: target, logger } = this.#options;
+    await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
       logger.warn('stream store close failed', describeError(error));
     });
     if (!this.#ended) {
@@ -89,7 +91,12 @@ export class SseStream {
   }
 
   #persisted(data: string): void {
-    const { store, sessionId, streamId, logger } = this.#options;
+    const { store: target, logger } = this.#options;
+    if (target === undefined) {
+      this.#step(() => this.#write(eventFrame(data, undefined, 'message')));
+      return;
+    }
+    const { store, sessionId, streamId } = target;
     this.#step(async () => {
       let id: string | undefined;
       try {
