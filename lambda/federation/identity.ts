@@ -115,8 +115,9 @@ function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
   return kinds;
 }
 
+/** The record standing alone, built once per record and shared by every page and final result holding it. */
 function single(r: NormalizedRecord): FederatedRecord {
-  return {
+  return (r.standalone ??= {
     record_ref: r.ref,
     display_name: r.display_name,
     email: r.email,
@@ -125,12 +126,17 @@ function single(r: NormalizedRecord): FederatedRecord {
     sources: [r.entry],
     identity_match: null,
     attributes: r.attributes,
-  };
+  });
 }
 
-/** Merges one cluster: sources in key order, scalars and attributes by precedence (DESIGN §4). */
-function merge(members: NormalizedRecord[]): FederatedRecord {
-  if (members.length === 1) return single(members[0]!);
+/** One merged cluster and its sort key (the lower-cased name of the member its display_name came from). */
+interface Merged {
+  readonly record: FederatedRecord;
+  readonly nameKey: string | null;
+}
+
+/** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
+function merge(members: NormalizedRecord[]): Merged {
   const sorted = [...members].sort(byKey);
   const ranked = members.sort(byPrecedence);
   const first = (pick: (r: NormalizedRecord) => string | null) => {
@@ -140,14 +146,15 @@ function merge(members: NormalizedRecord[]): FederatedRecord {
     }
     return null;
   };
+  const named = ranked.find((r) => r.display_name !== null);
   // Shallow merge where the highest-precedence value of each attribute wins; a Map keeps `__proto__` a plain key.
   const attributes = new Map<string, unknown>();
   for (const r of ranked)
     for (const [k, v] of Object.entries(r.attributes)) if (!attributes.has(k)) attributes.set(k, v);
   const identity_match: IdentityMatch = { matched_on: matchedOn(sorted), source_count: sorted.length };
-  return {
+  const record: FederatedRecord = {
     record_ref: sorted[0]!.ref,
-    display_name: first((r) => r.display_name),
+    display_name: named?.display_name ?? null,
     email: first((r) => r.email),
     phone: first((r) => r.phone),
     lifecycle: first((r) => r.lifecycle),
@@ -155,16 +162,30 @@ function merge(members: NormalizedRecord[]): FederatedRecord {
     identity_match,
     attributes: Object.fromEntries(attributes),
   };
+  return { record, nameKey: named?.nameKey ?? null };
 }
 
-/** Result order: lower-cased display_name (records without one last), then record_ref. */
-function compareNames(a: string | null, b: string | null, refA: string, refB: string): number {
-  if (a !== b) {
-    if (a === null) return 1;
-    if (b === null) return -1;
-    return a < b ? -1 : 1;
-  }
-  return refA < refB ? -1 : refA > refB ? 1 : 0;
+/**
+ * Sorts `records` into the result order: lower-cased display_name (records without one last), then
+ * record_ref. `names[i]` is the sort name of `records[i]`, computed once per record at validation. Only the
+ * order array is sorted, so the comparator reads two flat arrays and allocates nothing.
+ */
+function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
+  const refs = records.map((r) => r.record_ref);
+  const order = records.map((_, i) => i);
+  order.sort((i, j) => {
+    const a = names[i] as string | null;
+    const b = names[j] as string | null;
+    if (a !== b) {
+      if (a === null) return 1;
+      if (b === null) return -1;
+      return a < b ? -1 : 1;
+    }
+    const refA = refs[i]!;
+    const refB = refs[j]!;
+    return refA < refB ? -1 : refA > refB ? 1 : 0;
+  });
+  return order.map((i) => records[i]!);
 }
 
 /**
@@ -173,14 +194,18 @@ function compareNames(a: string | null, b: string | null, refA: string, refB: st
  */
 export function federate(records: readonly NormalizedRecord[]): FederatedRecord[] {
   const unique = dedupeByKey(records);
-  const merged = clusters(unique).map((group) =>
-    typeof group === 'number' ? single(unique[group]!) : merge(group.map((i) => unique[i]!)),
-  );
-  // Sort keys computed once per record, then an index sort: no wrapper object per record.
-  const names: (string | null)[] = merged.map((r) => r.display_name?.toLowerCase() ?? null);
-  const order = merged.map((_, i) => i);
-  order.sort((i, j) =>
-    compareNames(names[i] ?? null, names[j] ?? null, merged[i]!.record_ref, merged[j]!.record_ref),
-  );
-  return order.map((i) => merged[i]!);
+  const merged: FederatedRecord[] = [];
+  const names: (string | null)[] = [];
+  for (const group of clusters(unique)) {
+    if (typeof group === 'number') {
+      const r = unique[group]!;
+      merged.push(single(r));
+      names.push(r.nameKey);
+    } else {
+      const { record, nameKey } = merge(group.map((i) => unique[i]!));
+      merged.push(record);
+      names.push(nameKey);
+    }
+  }
+  return resultOrder(merged, names);
 }
