@@ -5,6 +5,8 @@
  */
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
+import { DEFAULT_URL } from '../client/cli-args.js';
+import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../lambda/bos/index.js';
 import { describeError, log } from './log.js';
 import { LOCAL_DIR, REPO_ROOT } from './paths.js';
 import { startStack } from './stack.js';
@@ -13,6 +15,18 @@ const port = Number(process.env['PORT'] ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   log('error', 'PORT must be a TCP port number', { port: process.env['PORT'] });
   process.exit(2);
+}
+
+/** How to call the demo directory with the dev tokens (README "Try it"); after the single `ready:` line. */
+function tryHint(url: string): string {
+  const target = url === DEFAULT_URL ? '' : ` --url ${url}`;
+  return [
+    'try (tokens for dev-user and outsider are in .local/dev-tokens.json):',
+    `  npm run client --${target} --token-file .local/dev-tokens.json --user dev-user contexts`,
+    `  npm run client --${target} --token-file .local/dev-tokens.json --user dev-user \\`,
+    `    execute ${DEMO_PEOPLE_CONTEXT_HANDLE} search_people '{"query":"a"}' --stream`,
+    '',
+  ].join('\n');
 }
 
 try {
@@ -40,6 +54,7 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.stdout.write(`ready: ${stack.url}\n`);
+  if (stack.devTokens !== undefined) process.stdout.write(tryHint(stack.url));
 } catch (error) {
   log('error', 'local stack failed to start', { error: describeError(error) });
   process.exitCode = 1;

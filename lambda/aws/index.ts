@@ -8,6 +8,12 @@ export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
 export { DynamoDbSessionStore } from './dynamodb-session-store.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
+export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
+export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
+export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
+export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
+export { StreamStoreError } from './stream-store-error.js';
+export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {
   internalErrorResponse,
   jsonRpcErrorResponse,

@@ -88,6 +88,9 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
     server.registerStreamingTool(tool.def, tool.handler, {
       shouldStream: negotiatesSourceResults,
       leadingComment: SOURCE_RESULTS_EXTENSION,
+      // bos/source-results/v1 has no resumability: "Disconnect cancels outstanding work".
+      cancelOnDisconnect: true,
+      beforeStream: tool.beforeStream,
       timeoutMs,
     });
   }

@@ -3,6 +3,8 @@
  * budget, exactly one terminal per source, and the authoritative final merge.
  */
 import { FederationError } from './errors.js';
+import { federate, resultOrder, single } from './identity.js';
+import { IdentityIndex } from './identity-index.js';
 import type { FederationErrorCode } from './errors.js';
 import type { FederationEvent } from './events.js';
 import { validateOptions } from './options.js';
@@ -54,7 +56,8 @@ class FederationRun {
   readonly #maxConcurrent: number;
   readonly #clock: () => number;
   readonly #startedAt: number;
-  readonly #delivered: NormalizedRecord[] = [];
+  /** Every delivered record, indexed for the final merge as it arrives. */
+  readonly #delivered = new IdentityIndex();
   readonly #sinkPending = new Set<Promise<void>>();
   #next = 0;
   #running = 0;
@@ -133,7 +136,7 @@ class FederationRun {
       pageSize: this.#pageSize,
       deadline,
       signal: controller.signal,
-      deliver: (chunk, page) => this.#deliver(state, chunk, page),
+      deliver: (chunk) => this.#deliver(state, chunk),
       logFailure: (detail) =>
         this.#options.onLog?.({ level: 'warn', event: 'source_failed', source: adapter.source, ...detail }),
     }).then(
@@ -142,14 +145,19 @@ class FederationRun {
     );
   }
 
-  #deliver(
-    state: SourceState,
-    chunk: NormalizedRecord[],
-    page: FederatedRecord[],
-  ): Promise<void> | undefined {
+  #deliver(state: SourceState, chunk: NormalizedRecord[]): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
-    for (const record of chunk) this.#delivered.push(record);
     if (chunk.length > 0) state.contributed = true;
+    const linked = this.#delivered.addChunk(chunk);
+    // Source-local federation (§4): a chunk none of whose records meet each other is its records, standing
+    // alone, in result order; only a chunk with a shared key or a repeat needs the full rules.
+    const federated = linked
+      ? federate(chunk)
+      : resultOrder(
+          chunk.map(single),
+          chunk.map((r) => r.nameKey),
+        );
+    const page = this.#plan.publishable(chunk, federated);
     if (page.length === 0) return undefined;
     state.pageIndex++;
     return this.#emit({

@@ -13,7 +13,7 @@ const byKey = (a: NormalizedRecord, b: NormalizedRecord) => (a.key < b.key ? -1 
 const byPrecedence = (a: NormalizedRecord, b: NormalizedRecord) => b.observedMs - a.observedMs || byKey(a, b);
 
 /** A total order on two versions of the same provenance key; only ties on `observed_at` need the slow part. */
-function isNewer(candidate: NormalizedRecord, current: NormalizedRecord): boolean {
+export function isNewer(candidate: NormalizedRecord, current: NormalizedRecord): boolean {
   if (candidate.observedMs !== current.observedMs) return candidate.observedMs > current.observedMs;
   return canonical(candidate) > canonical(current);
 }
@@ -116,7 +116,7 @@ function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
 }
 
 /** The record standing alone, built once per record and shared by every page and final result holding it. */
-function single(r: NormalizedRecord): FederatedRecord {
+export function single(r: NormalizedRecord): FederatedRecord {
   return (r.standalone ??= {
     record_ref: r.ref,
     display_name: r.display_name,
@@ -130,13 +130,13 @@ function single(r: NormalizedRecord): FederatedRecord {
 }
 
 /** One merged cluster and its sort key (the lower-cased name of the member its display_name came from). */
-interface Merged {
+export interface Merged {
   readonly record: FederatedRecord;
   readonly nameKey: string | null;
 }
 
 /** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
-function merge(members: NormalizedRecord[]): Merged {
+export function merge(members: NormalizedRecord[]): Merged {
   const sorted = [...members].sort(byKey);
   const ranked = members.sort(byPrecedence);
   const first = (pick: (r: NormalizedRecord) => string | null) => {
@@ -170,7 +170,7 @@ function merge(members: NormalizedRecord[]): Merged {
  * record_ref. `names[i]` is the sort name of `records[i]`, computed once per record at validation. Only the
  * order array is sorted, so the comparator reads two flat arrays and allocates nothing.
  */
-function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
+export function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
   const refs = records.map((r) => r.record_ref);
   const order = records.map((_, i) => i);
   order.sort((i, j) => {

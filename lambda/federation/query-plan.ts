@@ -2,7 +2,7 @@
  * What the engine itself does per operation: `search_people` caps each source at `limit`; `get_person`
  * resolves the record_ref (adapters cannot: the ref digests a cross-source cluster's first key).
  */
-import { federate } from './identity.js';
+import type { IdentityIndex } from './identity-index.js';
 import type { SourceQuery } from './port.js';
 import type { FederatedRecord } from './types.js';
 import type { NormalizedRecord } from './validate.js';
@@ -13,14 +13,14 @@ export interface QueryPlan {
   readonly perSourceLimit: number;
   /** The records of one federated delivery page that are published (all, except for `get_person`). */
   publishable(chunk: readonly NormalizedRecord[], page: FederatedRecord[]): FederatedRecord[];
-  /** The authoritative final records from every delivered record. */
-  finalize(delivered: readonly NormalizedRecord[]): FederatedRecord[];
+  /** The authoritative final records from the index of every delivered record. */
+  finalize(delivered: IdentityIndex): FederatedRecord[];
 }
 
 const everything: QueryPlan = {
   perSourceLimit: Number.POSITIVE_INFINITY,
   publishable: (_chunk, page) => page,
-  finalize: (delivered) => federate(delivered),
+  finalize: (delivered) => delivered.result(),
 };
 
 /**
@@ -37,10 +37,10 @@ function getPerson(recordRef: string): QueryPlan {
       return page.filter((record) => record.sources.some((entry) => anchors.has(entry)));
     },
     finalize(delivered) {
-      const all = federate(delivered);
+      const all = delivered.result();
       const exact = all.find((record) => record.record_ref === recordRef);
       if (exact !== undefined) return [exact];
-      const anchors = new Set(delivered.filter((r) => r.ref === recordRef).map((r) => r.entry));
+      const anchors = new Set(delivered.recordsWithRef(recordRef).map((r) => r.sources[0]));
       const held = all.find((record) => record.sources.some((entry) => anchors.has(entry)));
       return held === undefined ? [] : [held];
     },

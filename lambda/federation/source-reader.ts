@@ -1,14 +1,13 @@
 /**
  * Reads one source: pulls provider pages, validates them, re-chunks them into delivery pages of at most
- * `pageSize` records with source-local federation, and publishes each chunk as soon as it is full or its
- * provider page ends (§4 "Delivery pages may split provider pages"). Never awaits a hung adapter: every wait
- * races the source's abort signal.
+ * `pageSize` records, and hands each chunk to the engine (which federates and publishes it) as soon as it is
+ * full or its provider page ends (§4 "Delivery pages may split provider pages"). Never awaits a hung adapter:
+ * every wait races the source's abort signal.
  */
 import { isSourceError } from './errors.js';
-import { federate } from './identity.js';
 import type { SourceAdapter, SourceQuery } from './port.js';
 import type { QueryPlan } from './query-plan.js';
-import type { FederatedRecord, SourceErrorCode } from './types.js';
+import type { SourceErrorCode } from './types.js';
 import { normalizeRecord } from './validate.js';
 import type { NormalizedRecord } from './validate.js';
 
@@ -26,8 +25,8 @@ export interface SourceReadContext {
   readonly pageSize: number;
   readonly deadline: number;
   readonly signal: AbortSignal;
-  /** Delivers one chunk: `page` is what is published (may be empty), `chunk` what the final merge keeps. */
-  readonly deliver: (chunk: NormalizedRecord[], page: FederatedRecord[]) => Promise<void> | undefined;
+  /** Delivers one validated chunk (at most `pageSize` records); a returned promise is backpressure. */
+  readonly deliver: (chunk: NormalizedRecord[]) => Promise<void> | undefined;
   /** Reports a failure without its message (provider text may carry credentials). */
   readonly logFailure: (detail: { reason: string; error_name?: string }) => void;
 }
@@ -90,7 +89,7 @@ export async function readSource(ctx: SourceReadContext): Promise<ReadOutcome> {
       if (page.length > room) page.length = room;
       for (let start = 0; start < page.length; start += pageSize) {
         const chunk = page.slice(start, start + pageSize);
-        const sunk = ctx.deliver(chunk, plan.publishable(chunk, federate(chunk)));
+        const sunk = ctx.deliver(chunk);
         delivered += chunk.length;
         if (sunk !== undefined && (await Promise.race([sunk, aborted])) === ABORTED) break;
         if (signal.aborted) break;

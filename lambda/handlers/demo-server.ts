@@ -12,6 +12,7 @@ export type DemoServerOptions = Pick<
   McpServerOptions,
   | 'sessionStore'
   | 'streamStore'
+  | 'clientReplyStore'
   | 'sessionTtlMinutes'
   | 'allowedOrigins'
   | 'logger'

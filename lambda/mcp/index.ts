@@ -22,10 +22,20 @@ export { InMemorySessionStore } from './memory-session-store.js';
 export type { InMemorySessionStoreOptions } from './memory-session-store.js';
 export { InMemoryStreamStore } from './memory-stream-store.js';
 export type { InMemoryStreamStoreOptions } from './memory-stream-store.js';
+export { InMemoryClientReplyStore } from './memory-client-reply-store.js';
+export type { InMemoryClientReplyStoreOptions } from './memory-client-reply-store.js';
 export { createJsonLogger, silentLogger } from './logger.js';
 export type { JsonLoggerOptions } from './logger.js';
-export { detectShape, sessionfulVersions, statelessVersion, supportedVersions } from './shape.js';
-export type { ShapeDecision } from './shape.js';
+export {
+  detectHttpShape,
+  detectShape,
+  sessionfulVersions,
+  statelessVersion,
+  supportedVersions,
+} from './shape.js';
+export type { DetectedShape, HeaderValues, ShapeDecision } from './shape.js';
+export { InMemoryRequestStateStore } from './memory-request-state-store.js';
+export type { InMemoryRequestStateStoreOptions } from './memory-request-state-store.js';
 export { SessionKey } from './session-manager.js';
 export { acceptsMediaType, parseAccept, parseMediaType } from './media-type.js';
 export type { MediaType } from './media-type.js';

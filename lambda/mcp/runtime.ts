@@ -6,6 +6,7 @@ import type { InFlightRequests } from './in-flight.js';
 import type { PendingClientRequests } from './client-requests.js';
 import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
 import type { SessionManager } from './session-manager.js';
+import type { RequestStateGuard } from './stateless/request-state.js';
 import type { JsonObject, Logger, McpServerOptions, StreamStore, ToolTelemetryEvent } from './types.js';
 
 /** `McpServerOptions` with every default applied. */
@@ -21,10 +22,31 @@ export interface ResolvedOptions {
   pageSize: number;
   deadlineReserveMs: number;
   replayPollMs: number;
+  /** `retry:` sent with the priming event of session-ful POST streams. */
+  sseRetryMs: number;
   capabilities: NonNullable<McpServerOptions['capabilities']>;
   completion: McpServerOptions['completion'];
   loggingLevelHook: McpServerOptions['loggingLevelHook'];
   resourceSubscriptionHooks: McpServerOptions['resourceSubscriptionHooks'];
+  /** 2026-07-28: inject `_meta["io.modelcontextprotocol/serverInfo"]` into results. */
+  includeServerInfoMetadata: boolean;
+  /** 2026-07-28 cache hints per cacheable surface, already normalised (finite, ≥ 0, integer). */
+  cacheHints: Readonly<Record<CacheSurface, CacheFields>>;
+}
+
+/** The six 2026-07-28 surfaces whose complete results carry `ttlMs`/`cacheScope` (mcp-2026-notes §1.7). */
+export type CacheSurface =
+  | 'serverDiscover'
+  | 'toolsList'
+  | 'promptsList'
+  | 'resourcesList'
+  | 'resourceTemplatesList'
+  | 'resourcesRead';
+
+/** The wire fields of a cache hint. */
+export interface CacheFields {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
 }
 
 /** Everything a dispatcher needs. */
@@ -37,6 +59,8 @@ export interface Runtime {
   prompts: PromptRegistry;
   inFlight: InFlightRequests;
   clientRequests: PendingClientRequests;
+  /** 2026-07-28 `requestState` issuing and redemption. */
+  requestStates: RequestStateGuard;
   logger: Logger;
   clock: () => number;
   telemetry: ((event: ToolTelemetryEvent) => void) | undefined;

@@ -16,12 +16,15 @@ import { isObject, parseBody } from './json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './media-type.js';
 import { InMemorySessionStore } from './memory-session-store.js';
+import { InMemoryClientReplyStore } from './memory-client-reply-store.js';
 import { InMemoryStreamStore } from './memory-stream-store.js';
 import { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
-import type { ResolvedOptions, Runtime } from './runtime.js';
+import type { CacheFields, CacheSurface, ResolvedOptions, Runtime } from './runtime.js';
 import { SessionManager } from './session-manager.js';
 import { detectHttpShape } from './shape.js';
-import { handleStateless } from './stateless.js';
+import { handleStateless } from './stateless/index.js';
+import { RequestStateGuard } from './stateless/request-state.js';
+import { InMemoryRequestStateStore } from './memory-request-state-store.js';
 import {
   acceptRanges,
   checkContentType,
@@ -31,6 +34,7 @@ import {
   readBody,
 } from './transport-checks.js';
 import type {
+  CacheableResultsOptions,
   JsonObject,
   JsonRpcId,
   McpInvocationContext,
@@ -49,6 +53,32 @@ import type {
 
 const defaultOrigins = ['https://claude.ai', 'https://claude.com'];
 
+const cacheSurfaces: readonly CacheSurface[] = [
+  'serverDiscover',
+  'toolsList',
+  'promptsList',
+  'resourcesList',
+  'resourceTemplatesList',
+  'resourcesRead',
+];
+
+/**
+ * Fail-closed cache hints (mcp-method-surface "2026-07-28 cacheable results"): default 0 / private; a
+ * negative or non-finite TTL becomes 0; only an explicit "public" is public.
+ */
+function cacheHints(config: CacheableResultsOptions | undefined): Record<CacheSurface, CacheFields> {
+  const hints = {} as Record<CacheSurface, CacheFields>;
+  for (const surface of cacheSurfaces) {
+    const hint = config?.[surface];
+    const ttl = hint?.ttlMs;
+    hints[surface] = {
+      ttlMs: typeof ttl === 'number' && Number.isFinite(ttl) && ttl > 0 ? Math.floor(ttl) : 0,
+      cacheScope: hint?.scope === 'public' ? 'public' : 'private',
+    };
+  }
+  return hints;
+}
+
 function resolveOptions(options: McpServerOptions): ResolvedOptions {
   return {
     name: options.name,
@@ -62,10 +92,13 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     pageSize: Math.max(1, options.pageSize ?? 50),
     deadlineReserveMs: options.deadlineReserveMs ?? 500,
     replayPollMs: options.replayPollMs ?? 250,
+    sseRetryMs: options.sseRetryMs ?? 1000,
     capabilities: options.capabilities ?? {},
     completion: options.completion,
     loggingLevelHook: options.loggingLevelHook,
     resourceSubscriptionHooks: options.resourceSubscriptionHooks,
+    includeServerInfoMetadata: options.includeServerInfoMetadata !== false,
+    cacheHints: cacheHints(options.cacheableResults),
   };
 }
 
@@ -107,7 +140,18 @@ export class McpServer {
       resources,
       prompts,
       inFlight: new InFlightRequests(),
-      clientRequests: new PendingClientRequests(),
+      clientRequests: new PendingClientRequests({
+        store: options.clientReplyStore ?? new InMemoryClientReplyStore({ clock }),
+        pollMs: options.clientReplyPollMs ?? 100,
+        clock,
+        logger,
+      }),
+      requestStates: new RequestStateGuard({
+        store: options.requestStateStore ?? new InMemoryRequestStateStore(),
+        secret: options.requestStateSecret,
+        ttlMs: Math.max(1, options.requestStateTtlMs ?? 300_000),
+        clock,
+      }),
       logger,
       clock,
       telemetry: options.telemetry,
@@ -246,8 +290,7 @@ export class McpServer {
     const shape = detectHttpShape(headers, parsed.value);
     if (shape.shape === 'error') return respond.rpcError(400, idOf(parsed.value), shape.error);
     if (shape.shape === 'stateless') {
-      const id = isObject(parsed.value) ? idOf(parsed.value) : null;
-      return handleStateless({ id, respond });
+      return handleStateless({ rt, respond, scope, headers }, parsed.value);
     }
     return handleSingle(input(shape.headerVersion), parsed.value);
   }

@@ -266,6 +266,14 @@ export interface StreamingToolOptions {
   beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
+  /**
+   * Abort the handler when the client drops the SSE connection. MCP 2025-11-25 transports: a disconnect
+   * "SHOULD NOT be interpreted as the client cancelling its request" on a resumable stream, so by default
+   * the tool keeps running (bounded by its timeout and the invocation deadline), its events keep being
+   * persisted, and a GET with `Last-Event-ID` replays them. Streams that cannot be resumed (the BOS
+   * extension: "Disconnect cancels outstanding work") set this. @default false
+   */
+  cancelOnDisconnect?: boolean;
 }
 
 /** Options for `McpServer.registerTool`. */
@@ -337,6 +345,24 @@ export interface StreamStore {
   /** Events strictly after `eventId` on its stream, and whether the stream has closed. */
   after(sessionId: string, eventId: string): Promise<{ events: StoredStreamEvent[]; closed: boolean }>;
   deleteSession(sessionId: string): Promise<void>;
+}
+
+/** A client's answer to a server-to-client request: exactly one of `result` or `error`. */
+export interface ClientReply {
+  result?: JsonObject;
+  error?: JsonRpcErrorObject;
+}
+
+/**
+ * Hand-over of client replies between execution environments. The POST carrying a client's JSON-RPC
+ * response may be served by another instance than the one whose tool is waiting in `ctx.request()`; it
+ * `put`s the reply here and the waiting instance polls `take`. Implementations treat items past their
+ * retention as absent and make `take` remove what it returns (at most once per `put`).
+ */
+export interface ClientReplyStore {
+  put(sessionId: string, requestId: string, reply: ClientReply): Promise<void>;
+  /** Removes and returns the reply, or undefined when none (or only an expired one) is stored. */
+  take(sessionId: string, requestId: string): Promise<ClientReply | undefined>;
 }
 
 /**
@@ -463,4 +489,16 @@ export interface McpServerOptions {
   deadlineReserveMs?: number;
   /** How often a replay GET polls the stream store while the stream is still open. @default 250 */
   replayPollMs?: number;
+  /**
+   * Where client replies to server-to-client requests are handed between instances. @default in-memory
+   * (one process); deployed multi-instance use needs a shared (DynamoDB-backed) implementation.
+   */
+  clientReplyStore?: ClientReplyStore;
+  /** How often a tool waiting in `ctx.request()` polls `clientReplyStore`. @default 100 */
+  clientReplyPollMs?: number;
+  /**
+   * `retry:` (reconnection delay, ms) sent with the priming event of session-ful POST SSE streams
+   * (SEP-1699: servers SHOULD send it so clients know when to resume). @default 1000
+   */
+  sseRetryMs?: number;
 }

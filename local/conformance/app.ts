@@ -6,6 +6,7 @@ import { McpServer } from '../../lambda/mcp/index.js';
 import type { McpServerOptions } from '../../lambda/mcp/types.js';
 import { conformanceHooks, registerConformancePrompts, registerConformanceResources } from './catalog.js';
 import { registerConformanceTools } from './tools.js';
+import { registerConformance2026 } from './tools-2026.js';
 
 export interface ConformanceAppOptions {
   /**
@@ -30,6 +31,7 @@ export function createConformanceApp(options: ConformanceAppOptions): McpServer 
   registerConformanceTools(server);
   registerConformanceResources(server);
   registerConformancePrompts(server);
+  registerConformance2026(server);
   return server;
 }
 

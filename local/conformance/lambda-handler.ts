@@ -9,7 +9,9 @@ import type { Context } from 'aws-lambda';
 import {
   createDynamoDbClient,
   createInvocation,
+  DynamoDbClientReplyStore,
   DynamoDbSessionStore,
+  DynamoDbStreamStore,
   internalErrorResponse,
   parseRestEvent,
   RestEventError,
@@ -32,18 +34,21 @@ let app: McpServer | undefined;
 function compose(): McpServer {
   const env = process.env;
   const tableName = env.MCP_SESSION_TABLE;
+  const streamTable = env.MCP_STREAM_TABLE;
   const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
+  const client = createDynamoDbClient(endpoint === undefined ? {} : { endpoint });
   return createConformanceApp({
     allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').filter((origin) => origin !== ''),
-    overrides:
-      tableName === undefined
+    overrides: {
+      ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
+      // Replay events and client replies must reach whichever environment serves the next request.
+      ...(streamTable === undefined
         ? {}
         : {
-            sessionStore: new DynamoDbSessionStore({
-              client: createDynamoDbClient(endpoint === undefined ? {} : { endpoint }),
-              tableName,
-            }),
-          },
+            streamStore: new DynamoDbStreamStore({ client, tableName: streamTable }),
+            clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+          }),
+    },
   });
 }
 

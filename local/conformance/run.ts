@@ -1,6 +1,7 @@
 /**
  * `npm run conformance [-- --requirements <revision>]`: runs the official conformance suite against the
- * conformance app and exits non-zero on any unexpected failure or stale expected-failures entry.
+ * conformance app and exits non-zero on any unexpected failure or stale expected-failures entry. Without
+ * `--requirements` it runs both released revisions: 2025-11-25 (session-ful) and 2026-07-28 (stateless).
  */
 import { parseArgs } from 'node:util';
 import { ConformanceSetupError } from './start.js';
@@ -8,20 +9,25 @@ import { renderReport, runConformanceSuite } from './suite.js';
 
 const { values } = parseArgs({
   options: {
-    requirements: { type: 'string', default: '2025-11-25' },
+    requirements: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 });
 const via = process.env.CONFORMANCE_VIA === 'lambda' ? 'lambda' : 'node';
 
+const revisions = values.requirements === undefined ? ['2025-11-25', '2026-07-28'] : [values.requirements];
+
 try {
-  const report = await runConformanceSuite({
-    requirements: values.requirements ?? '2025-11-25',
-    via,
-    onOutput: values.verbose === true ? (chunk) => process.stdout.write(chunk) : undefined,
-  });
-  process.stdout.write(renderReport(report));
-  const ok = report.suiteExitCode === 0 && report.unexpected.length === 0 && report.stale.length === 0;
+  let ok = true;
+  for (const requirements of revisions) {
+    const report = await runConformanceSuite({
+      requirements,
+      via,
+      onOutput: values.verbose === true ? (chunk) => process.stdout.write(chunk) : undefined,
+    });
+    process.stdout.write(renderReport(report));
+    ok &&= report.suiteExitCode === 0 && report.unexpected.length === 0 && report.stale.length === 0;
+  }
   process.exit(ok ? 0 : 1);
 } catch (error) {
   if (!(error instanceof ConformanceSetupError)) throw error;

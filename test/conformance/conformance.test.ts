@@ -17,4 +17,15 @@ describe('MCP conformance suite', () => {
     assert.deepEqual(report.stale, [], 'expected-failures entries that now pass');
     assert.equal(report.suiteExitCode, 0, 'the suite itself reported failing required scenarios');
   });
+
+  it('passes every 2026-07-28 server scenario, pending ones included, except listed expected failures', async (t) => {
+    const report = await runConformanceSuite({ requirements: '2026-07-28' });
+    t.diagnostic(renderReport(report));
+    t.diagnostic(report.summary);
+
+    assert.ok(report.scenarios.length > 0, 'the suite ran no scenario');
+    assert.deepEqual(report.unexpected, [], 'unexpected failures');
+    assert.deepEqual(report.stale, [], 'expected-failures entries that now pass');
+    assert.equal(report.suiteExitCode, 0, 'the suite itself reported failing required scenarios');
+  });
 });

@@ -12,12 +12,15 @@
  * - `x-accel-buffering: no`: DESIGN §5 requires it on every SSE response so proxies never buffer a
  *   stream; the reference runtime does not send it. It is accepted only with that value and only on a
  *   `text/event-stream` response; anywhere else it is a mismatch.
+ * - `allow`: RFC 9110 §15.5.6 requires it on every 405; the reference runtime omits it. It is accepted
+ *   only on a 405 response; anywhere else it is a mismatch.
  * Every other header must match exactly: none extra, none missing, same values.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import type { McpServer } from '../../lambda/mcp/index.js';
+import { detectShape } from '../../lambda/mcp/index.js';
+import type { HeaderValues, McpServer } from '../../lambda/mcp/index.js';
 import { buildFixtureServer } from './build-server.js';
 import { bodyExpectation, observe, parseSse, toRequest, type BodyExpectation } from './exchange.js';
 import { loadVectors, MCP_VECTOR_DIR } from './vector.js';
@@ -27,18 +30,18 @@ const REQUEST_ID = 'req_mcp_123';
 const BODY_TIMEOUT_MS = 5_000;
 
 interface SkipFile {
-  detections: string;
   vectors: { file: string; steps?: string[]; reason: string }[];
 }
 /** Headers an adapter may add; see the file comment. */
-const ADAPTER_HEADERS = ['x-request-id', 'x-accel-buffering'];
+const ADAPTER_HEADERS = ['x-request-id', 'x-accel-buffering', 'allow'];
 
 function withoutAdapterHeaders(headers: Record<string, string[]>): Record<string, string[]> {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => !ADAPTER_HEADERS.includes(name)));
 }
 
-function adapterHeaderProblems(headers: Record<string, string[]>): string[] {
+function adapterHeaderProblems(headers: Record<string, string[]>, status: number): string[] {
   const problems: string[] = [];
+  if (headers.allow !== undefined && status !== 405) problems.push(`allow header on a ${status} response`);
   const requestId = headers['x-request-id'];
   if (requestId !== undefined && !(requestId.length === 1 && requestId[0] === REQUEST_ID)) {
     problems.push(`x-request-id ${JSON.stringify(requestId)} is not ${REQUEST_ID}`);
@@ -134,12 +137,21 @@ if (vectors === undefined) {
             body: expectedBodyOf(bodyExpectation(expected)),
           };
           assert.deepEqual(actual, wanted);
-          assert.deepEqual(adapterHeaderProblems(observed.headers), [], 'adapter-level headers');
+          assert.deepEqual(
+            adapterHeaderProblems(observed.headers, observed.status),
+            [],
+            'adapter-level headers',
+          );
         });
       });
-      if (vector.input.mcp.detections !== undefined) {
-        it(`its ${vector.input.mcp.detections.length} detection cases`, (t) => {
-          t.skip(skips.detections);
+      const detections = vector.input.mcp.detections;
+      if (detections !== undefined) {
+        it(`its ${detections.length} parsed-message detection cases match`, () => {
+          const actual = detections.map((c) => {
+            const found = detectShape(c.message, c.headers as HeaderValues | undefined);
+            return { name: c.name, shape: found.shape === 'unknown' ? 'unknown' : found.version };
+          });
+          assert.deepEqual(actual, vector.expect.mcp.detections);
         });
       }
     });

@@ -1,7 +1,8 @@
 /**
- * The deployable platform entry (`lambda/handlers/platform.ts`) through the whole local stack: bundled as CDK
- * bundles it, run under AWS's runtime client, sessions in DynamoDB Local, reached by the official SDK client
- * through the REST v1 streaming front.
+ * The demo entry (`lambda/handlers/demo.ts`, the runtime without the BOS app) through the whole local stack:
+ * bundled as CDK bundles it, run under AWS's runtime client, sessions in DynamoDB Local, reached by the
+ * official SDK client through the REST v1 streaming front. The BOS platform entry has its own suites
+ * (`bos-*.test.ts`).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,12 +12,16 @@ import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type LocalStack, startStack } from '../../local/stack.js';
 import { capture } from '../helpers/lambda-handlers/http-capture.js';
 
-describe('the platform endpoint on the local stack', { timeout: 180_000 }, () => {
+describe('the demo entry on the local stack', { timeout: 180_000 }, () => {
   let stack: LocalStack;
 
   before(async () => {
     stack = await startStack({
+      handlerEntry: 'lambda/handlers/demo.ts',
       bundleDir: '.local/test-bundles/local-stack-platform',
+      // Sessions in DynamoDB Local as on the platform; the demo server has no authentication.
+      dynamodb: true,
+      auth: false,
       poolSize: 2,
       timeoutSeconds: 60,
       onFunctionLog: () => undefined,

@@ -1,4 +1,4 @@
-import type { JsonObject, StreamingToolHandler, ToolDef } from '../../mcp/index.js';
+import type { JsonObject, McpRequestContext, StreamingToolHandler, ToolDef } from '../../mcp/index.js';
 import { contextObject } from '../extension/source-result-notifier.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
@@ -11,6 +11,13 @@ import { runOperation } from './run-operation.js';
 export interface BosTool {
   def: ToolDef;
   handler: StreamingToolHandler;
+  /**
+   * The tool's refusals (invalid arguments, unknown handle, operation not permitted), run by the runtime
+   * before an SSE response is committed so they keep their JSON semantics under the streaming opt-in
+   * (contract: validation failures keep their existing HTTP/JSON-RPC semantics). The handler repeats
+   * them, so a grant is still re-checked on the call that uses it.
+   */
+  beforeStream: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
 }
 
 const CONTEXT_HANDLE = {
@@ -83,9 +90,18 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
     return plainResult({ contexts: grants.map((g) => contextObject(g.context)) }, ctx);
   };
 
-  const listTools: StreamingToolHandler = async (args, ctx) => {
+  const listContextsChecks = (args: JsonObject): Promise<void> => {
+    deps.validate(listContextsDef.inputSchema, args);
+    return Promise.resolve();
+  };
+
+  const listToolsGrant = async (args: JsonObject, ctx: McpRequestContext) => {
     const { context_handle } = deps.validate(listToolsDef.inputSchema, args) as { context_handle: string };
-    const grant = await requireGrant(deps, ctx, context_handle);
+    return requireGrant(deps, ctx, context_handle);
+  };
+
+  const listTools: StreamingToolHandler = async (args, ctx) => {
+    const grant = await listToolsGrant(args, ctx);
     const tools = grant.operations.flatMap((name) => {
       const operation = OPERATIONS.get(name);
       return operation === undefined ? [] : [describeOperation(operation)];
@@ -93,7 +109,7 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
     return plainResult({ context: contextObject(grant.context), tools }, ctx);
   };
 
-  const execute: StreamingToolHandler = async (args, ctx) => {
+  const executePlan = async (args: JsonObject, ctx: McpRequestContext) => {
     const request = deps.validate(executeDef.inputSchema, args) as {
       context_handle: string;
       tool_name: string;
@@ -102,14 +118,23 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
     const grant = await requireGrant(deps, ctx, request.context_handle);
     const operation = requireOperation(grant, request.tool_name);
     const operationArgs = deps.validate(operation.inputSchema, request.arguments ?? {});
+    return { grant, operation, operationArgs };
+  };
+
+  const execute: StreamingToolHandler = async (args, ctx) => {
+    const { grant, operation, operationArgs } = await executePlan(args, ctx);
     const result = await runOperation(deps, operation, operationArgs, grant, ctx);
     return envelopeResult(result, grant.context, ctx);
   };
 
   return [
-    { def: listContextsDef, handler: listContexts },
-    { def: listToolsDef, handler: listTools },
-    { def: executeDef, handler: execute },
+    { def: listContextsDef, handler: listContexts, beforeStream: listContextsChecks },
+    {
+      def: listToolsDef,
+      handler: listTools,
+      beforeStream: async (a, c) => void (await listToolsGrant(a, c)),
+    },
+    { def: executeDef, handler: execute, beforeStream: async (a, c) => void (await executePlan(a, c)) },
   ];
 }
 

@@ -1,5 +1,6 @@
 import { ToolError } from '../../mcp/index.js';
-import type { StreamingToolHandler, ToolDef } from '../../mcp/index.js';
+import type { JsonObject, McpRequestContext, StreamingToolHandler, ToolDef } from '../../mcp/index.js';
+import type { ContextGrant } from '../directory/types.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
 import type { BosTool } from './bos-tools.js';
@@ -16,6 +17,7 @@ export function directTools(deps: BosToolDeps): BosTool[] {
   return [...OPERATIONS.values()].map((operation) => ({
     def: directDef(operation),
     handler: directHandler(deps, operation),
+    beforeStream: async (args, ctx) => void (await directPlan(deps, operation, args, ctx)),
   }));
 }
 
@@ -29,15 +31,26 @@ function directDef(operation: OperationDef): ToolDef {
   };
 }
 
+/** The refusals of a direct tool: invalid arguments, no default context, operation not permitted. */
+async function directPlan(
+  deps: BosToolDeps,
+  operation: OperationDef,
+  args: JsonObject,
+  ctx: McpRequestContext,
+): Promise<{ validArgs: JsonObject; grant: ContextGrant }> {
+  const validArgs = deps.validate(operation.inputSchema, args);
+  const grant = await requireDefaultGrant(deps, ctx);
+  if (!grant.operations.includes(operation.name)) {
+    throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {
+      code: 'operation_not_permitted',
+    });
+  }
+  return { validArgs, grant };
+}
+
 function directHandler(deps: BosToolDeps, operation: OperationDef): StreamingToolHandler {
   return async (args, ctx) => {
-    const validArgs = deps.validate(operation.inputSchema, args);
-    const grant = await requireDefaultGrant(deps, ctx);
-    if (!grant.operations.includes(operation.name)) {
-      throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {
-        code: 'operation_not_permitted',
-      });
-    }
+    const { validArgs, grant } = await directPlan(deps, operation, args, ctx);
     const result = await runOperation(deps, operation, validArgs, grant, ctx);
     return directResult(result, ctx);
   };

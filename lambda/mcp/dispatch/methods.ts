@@ -102,7 +102,7 @@ function requireString(params: JsonObject | undefined, key: string): string {
   return value;
 }
 
-function promptResult(result: PromptResult): JsonObject {
+export function promptResult(result: PromptResult): JsonObject {
   if (typeof result !== 'object' || result === null || !Array.isArray(result.messages)) {
     throw new TypeError('prompt returned a result without messages');
   }
@@ -114,7 +114,7 @@ function promptResult(result: PromptResult): JsonObject {
   return out;
 }
 
-function completionRequest(params: JsonObject | undefined): CompletionRequest {
+export function completionRequest(params: JsonObject | undefined): CompletionRequest {
   const ref = params?.ref;
   const argument = params?.argument;
   if (

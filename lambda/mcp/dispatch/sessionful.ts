@@ -145,7 +145,8 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
     return respond.accepted();
   }
   if (message.kind === 'response') {
-    rt.clientRequests.settle(session.sessionId, message.id, message.result, message.error);
+    // The waiting tool may run in another instance: route() hands the reply over through the store.
+    await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
     return respond.accepted();
   }
   const out = await request(input, session, message.message, true);
@@ -178,7 +179,7 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
           await notify(rt, session, message.message);
           return undefined;
         case 'response':
-          rt.clientRequests.settle(session.sessionId, message.id, message.result, message.error);
+          await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
           return undefined;
         case 'request': {
           if (message.message.method === 'initialize') {

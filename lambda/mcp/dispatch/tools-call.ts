@@ -123,16 +123,24 @@ export async function callTool(
     untrack();
     throw error;
   }
+  // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
+  // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a
+  // GET with Last-Event-ID, unless the tool's stream cannot be resumed and asks to be cancelled.
+  const cancelOnDisconnect = entry.options.cancelOnDisconnect === true;
   const sse = new SseStream({
     store: { store: rt.streams, sessionId: session.sessionId, streamId },
     keepaliveMs: rt.options.keepaliveMs,
     logger: rt.logger,
-    onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
+    onCancel: () => {
+      if (cancelOnDisconnect) controller.abort(new RequestCancelledError('client_disconnected'));
+    },
   });
-  sse.prime();
+  // `retry:` invites the client to reconnect; pointless on a stream whose work ends with the connection.
+  sse.prime(cancelOnDisconnect ? undefined : rt.options.sseRetryMs);
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(rt, base, session, sse, controller.signal);
-  const work = runTool(() => entry.handler(rawArgs, ctx), guard)
+  const streamGuard = cancelOnDisconnect ? guard : { ...guard, external: undefined };
+  const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
     .then((outcome) => sse.finish(answer(request.id, outcome)))
     .finally(untrack);
   rt.track(work);
@@ -188,11 +196,12 @@ function streamingContext(
     },
     ready: () => sse.ready(),
     request(method: string, params?: JsonObject, options?: { timeoutMs?: number }): Promise<JsonObject> {
-      const pending = rt.clientRequests.create(
-        session.sessionId,
+      const pending = rt.clientRequests.create(session.sessionId, {
         signal,
-        options?.timeoutMs ?? defaultClientRequestTimeoutMs,
-      );
+        timeoutMs: options?.timeoutMs ?? defaultClientRequestTimeoutMs,
+        ...(base.deadline !== undefined && { deadline: base.deadline }),
+        deadlineReserveMs: rt.options.deadlineReserveMs,
+      });
       sse.send(requestJson(pending.id, method, params));
       return pending.result;
     },

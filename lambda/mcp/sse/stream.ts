@@ -7,7 +7,7 @@
  */
 import { describeError } from '../logger.js';
 import type { Logger, StreamStore } from '../types.js';
-import { commentFrame, encodeFrame, eventFrame } from './writer.js';
+import { commentFrame, encodeFrame, eventFrame, primingFrame } from './writer.js';
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
@@ -33,6 +33,7 @@ export class SseStream {
   #ended = false;
   #waiters: (() => void)[] = [];
   #keepalive: NodeJS.Timeout | undefined;
+  #retryMs: number | undefined;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -55,9 +56,15 @@ export class SseStream {
     }
   }
 
-  /** Persists and sends the empty-data priming event (no-op without a store: nothing to resume). */
-  prime(): void {
-    if (this.#options.store !== undefined) this.#persisted('');
+  /**
+   * Persists and sends the empty-data priming event (no-op without a store: nothing to resume). With
+   * `retryMs` the live frame also carries `retry:`; the stored event does not need it (a replaying client
+   * has already reconnected).
+   */
+  prime(retryMs?: number): void {
+    if (this.#options.store === undefined) return;
+    this.#retryMs = retryMs;
+    this.#persisted('');
   }
 
   /** Persists and sends one JSON-RPC message as an `event: message` frame. */
@@ -106,7 +113,8 @@ export class SseStream {
         logger.warn('stream store append failed', describeError(error));
       }
       if (id === undefined && data === '') return;
-      this.#write(data === '' ? eventFrame('', id) : eventFrame(data, id, 'message'));
+      if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
+      else this.#write(eventFrame(data, id, 'message'));
     });
   }
 

@@ -32,6 +32,16 @@ export function eventFrame(data: string, id?: string, event?: string): string {
   return frame + dataLines(data) + '\n';
 }
 
+/**
+ * The priming frame of a POST stream: an id with empty data, plus `retry:` (reconnection delay in ms) when
+ * given, which SEP-1699 says servers SHOULD send so clients know when to resume after the stream closes.
+ */
+export function primingFrame(id: string, retryMs?: number): string {
+  assertSingleLine('id', id);
+  const retry = retryMs === undefined ? '' : `retry: ${Math.max(0, Math.trunc(retryMs))}\n`;
+  return `id: ${id}\n${retry}data:\n\n`;
+}
+
 /** The frame for a stored event: empty data is the priming event, anything else a `message`. */
 export function storedEventFrame(eventId: string, data: string): string {
   return data === '' ? eventFrame('', eventId) : eventFrame(data, eventId, 'message');

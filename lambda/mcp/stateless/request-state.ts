@@ -11,9 +11,10 @@
  * different principal or request, a replay or an expired state all miss and are refused with -32602.
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
-import { InvalidParamsError } from '../errors.js';
+import { JsonRpcCode } from '../errors.js';
 import { isObject } from '../json-rpc.js';
 import type { JsonValue, RequestStateStore } from '../types.js';
+import { StatelessRequestError } from './validate.js';
 
 /** The message every refused `requestState` gets (tampered, foreign, replayed or expired alike). */
 export const refusedStateMessage = 'Invalid params: requestState is invalid, expired or already used';
@@ -85,9 +86,9 @@ export class RequestStateGuard {
     await this.#store.put(this.#key(binding, state), this.#clock() + this.#ttlMs);
   }
 
-  /** Redeems a state a retry echoed; throws -32602 unless it was issued for this binding and is unused. */
+  /** Redeems a state a retry echoed; throws -32602 (HTTP 400) unless it was issued for this binding and is unused. */
   async redeem(binding: StateBinding, state: string): Promise<void> {
     const ok = await this.#store.take(this.#key(binding, state), this.#clock());
-    if (!ok) throw new InvalidParamsError(refusedStateMessage);
+    if (!ok) throw new StatelessRequestError(JsonRpcCode.InvalidParams, refusedStateMessage);
   }
 }

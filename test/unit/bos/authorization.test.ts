@@ -107,15 +107,27 @@ describe('authorization by the directory', () => {
         { context_handle: handle, tool_name: 'list_people', arguments: {} },
         { optIn: {} },
       );
-      // Event ids differ per stream; the answer is the status, the media type and the messages.
-      const body = messagesOf(parseSse(await response.text()));
+      // The refusal runs in beforeStream, so even under the opt-in it is the ordinary JSON error answer.
+      const body = await json(response);
       answers.push({ status: response.status, type: response.headers.get('content-type'), body });
     }
     assert.equal(answers[0]?.status, 200);
-    assert.equal(answers[0]?.body.length, 1, 'no source notifications before the refusal');
-    assert.equal(answers[0]?.body[0]?.error?.code, -32602);
+    assert.equal(answers[0]?.type, 'application/json', 'a refusal never opens a stream');
+    assert.equal(answers[0]?.body.error?.code, -32602);
     assert.deepEqual(answers[1], answers[0]);
     assert.deepEqual(answers[2], answers[0]);
+  });
+
+  it('answers invalid inner arguments under the opt-in with the JSON -32602 error, not a stream', async () => {
+    const response = await devUser.call(
+      'bos_execute',
+      { context_handle: DEMO_SALES_CONTEXT_HANDLE, tool_name: 'search_people', arguments: { query: 7 } },
+      { optIn: {} },
+    );
+    assert.equal(response.status, 200);
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    const body = await json(response);
+    assert.equal(body.error?.code, -32602);
   });
 
   it('refuses outsider bos_list_tools on a dev-user handle the same way', async () => {
@@ -127,15 +139,11 @@ describe('authorization by the directory', () => {
     assert.deepEqual(granted, unknown);
   });
 
-  it('gives outsider no default context for the direct tools', async () => {
-    const message = await json(
-      await outsider.call('list_people', {}, { optIn: {} }).then(async (r) => {
-        // A tool-level refusal; under opt-in it is the only frame of the stream.
-        const messages = messagesOf(parseSse(await r.text()));
-        assert.equal(messages.length, 1);
-        return new Response(JSON.stringify(messages[0]));
-      }),
-    );
+  it('gives outsider no default context for the direct tools, as a JSON isError result even under opt-in', async () => {
+    const response = await outsider.call('list_people', {}, { optIn: {} });
+    // A tool-level refusal (ToolError in beforeStream) keeps its JSON semantics: no stream is opened.
+    assert.equal(response.headers.get('content-type'), 'application/json');
+    const message = await json(response);
     assert.equal(message.result?.isError, true);
     assert.doesNotMatch(JSON.stringify(message), /bos:person/);
   });

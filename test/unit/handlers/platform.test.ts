@@ -1,11 +1,15 @@
 /**
- * The platform Lambda entry end to end in process: the real `@middy/core` streamify mode, the real adapters
- * and the demo MCP server, with the fake `awslambda` global from test/helpers producing the real byte
- * format (prelude + 8 NUL bytes).
+ * The platform Lambda entry (`lambda/handlers/platform.ts`) end to end in process: the real `@middy/core`
+ * streamify mode, the real adapters, the BOS platform over the demo directory, and a local token issuer
+ * whose JWKS URL the verifier fetches as it would a deployed issuer's. The fake `awslambda` global from
+ * test/helpers produces the real byte format (prelude + 8 NUL bytes).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
+import { startDevIssuer } from '../../../local/dev-auth.js';
+import type { RunningDevIssuer } from '../../../local/dev-auth.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import type { StreamedResponse } from '../../helpers/fake-response-stream.js';
@@ -17,6 +21,15 @@ type StreamingHandler = (
   context: Context,
 ) => Promise<void>;
 
+const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
+const ENV_NAMES = [
+  'MCP_ENDPOINT',
+  'AUTH_ISSUER',
+  'AUTH_AUDIENCE',
+  'AUTH_JWKS_URL',
+  'BOS_FIXTURE_LATENCY_SCALE',
+] as const;
+
 const initialize = {
   jsonrpc: '2.0',
   id: 1,
@@ -24,109 +37,168 @@ const initialize = {
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'test', version: '1' } },
 };
 
-describe('platform Lambda entry (middy streamifyResponse)', () => {
+interface SseMessage {
+  id?: number;
+  method?: string;
+  params?: { sequence: number; status: string; source: { source_identity: string } };
+  result?: { isError: boolean; structuredContent: { result: { metadata: { completeness: string } } } };
+}
+
+describe('platform Lambda entry (BOS platform)', () => {
   let restore: () => void = () => undefined;
   let handler: StreamingHandler;
+  let issuer: RunningDevIssuer;
+  const savedEnv = new Map<string, string | undefined>();
 
   before(async () => {
+    for (const name of ENV_NAMES) savedEnv.set(name, process.env[name]);
+    for (const name of ENV_NAMES) delete process.env[name];
+    issuer = await startDevIssuer({ audience: ENDPOINT });
     // middy calls awslambda.streamifyResponse when the module loads, so the fake goes in first.
     restore = installFakeAwsLambda();
     ({ handler } = (await import('../../../lambda/handlers/platform.js')) as unknown as {
       handler: StreamingHandler;
     });
   });
-  after(() => restore());
+  after(async () => {
+    restore();
+    for (const [name, value] of savedEnv) {
+      if (value === undefined) delete process.env[name];
+      else process.env[name] = value;
+    }
+    await issuer?.close();
+  });
 
-  async function invoke(
-    event: APIGatewayProxyEvent,
-  ): Promise<StreamedResponse & { stream: FakeResponseStream }> {
+  function configure(): void {
+    Object.assign(process.env, {
+      MCP_ENDPOINT: ENDPOINT,
+      AUTH_ISSUER: issuer.issuer,
+      AUTH_AUDIENCE: issuer.audience,
+      AUTH_JWKS_URL: issuer.jwksUrl,
+      // Not deployed, so the local-only knob is honoured: pages arrive without fixture latency.
+      BOS_FIXTURE_LATENCY_SCALE: '0',
+    });
+  }
+
+  async function invoke(event: APIGatewayProxyEvent): Promise<StreamedResponse> {
     const stream = new FakeResponseStream();
     await handler(event, stream, lambdaContext());
-    return { ...parseStreamedResponse(stream.bytes()), stream };
+    return parseStreamedResponse(stream.bytes());
   }
 
-  async function openSession(): Promise<string> {
-    const { prelude } = await invoke(mcpPostEvent(initialize));
-    const sessionId = prelude.headers?.['mcp-session-id'];
-    assert.ok(sessionId !== undefined, 'initialize returns mcp-session-id');
-    return sessionId;
-  }
+  const bearer = () => ({ Authorization: `Bearer ${issuer.tokens['dev-user']}` });
 
-  it('answers initialize with a JSON result and the session id in the prelude headers', async () => {
+  // Runs first: the entry composes on the first invocation that succeeds, so configuration comes after it.
+  it('answers a generic 500 without configuration details when token validation is not configured', async () => {
     // Act
     const { prelude, body } = await invoke(mcpPostEvent(initialize));
     // Assess
-    assert.equal(prelude.statusCode, 200);
-    assert.match(prelude.headers?.['content-type'] ?? '', /^application\/json/);
-    assert.ok(prelude.headers?.['mcp-session-id']);
-    const message = JSON.parse(body) as { id: number; result: { serverInfo: { name: string } } };
-    assert.equal(message.id, 1);
-    assert.equal(message.result.serverInfo.name, 'bos-mcp-demo');
+    assert.equal(prelude.statusCode, 500);
+    assert.doesNotMatch(body, /AUTH_|MCP_ENDPOINT|required/);
+    assert.equal((JSON.parse(body) as { error: { code: number } }).error.code, -32603);
   });
 
-  it('answers an accepted notification with 202 and still writes the prelude (one empty chunk)', async () => {
+  it('refuses a request without a bearer token with 401 and the resource metadata URL', async () => {
     // Prepare
-    const sessionId = await openSession();
-    const event = mcpPostEvent(
-      { jsonrpc: '2.0', method: 'notifications/initialized' },
-      { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' },
-    );
+    configure();
     // Act
-    const { prelude, body, stream } = await invoke(event);
+    const { prelude, body } = await invoke(mcpPostEvent(initialize));
     // Assess
-    assert.equal(prelude.statusCode, 202);
-    assert.equal(body, '');
-    assert.equal(stream.writeCalls, 1);
-    assert.equal(stream.writableEnded, true);
+    assert.equal(prelude.statusCode, 401);
+    assert.match(
+      prelude.headers?.['www-authenticate'] ?? '',
+      /resource_metadata="https:\/\/bos\.example\.test\/\.well-known\/oauth-protected-resource\/mcp\/apps\/bos\/platform"/,
+    );
+    assert.equal((JSON.parse(body) as { error: { code: number } }).error.code, -32011);
   });
 
-  it('streams demo_events as SSE: one progress notification per event, then the result', async () => {
+  it('serves the RFC 9728 metadata on both well-known paths without authentication', async () => {
+    for (const path of [
+      '/.well-known/oauth-protected-resource/mcp/apps/bos/platform',
+      '/.well-known/oauth-protected-resource',
+    ]) {
+      // Act
+      const { prelude, body } = await invoke(
+        restEvent({ path, resource: path, httpMethod: 'GET', body: null }),
+      );
+      // Assess
+      assert.equal(prelude.statusCode, 200, path);
+      const metadata = JSON.parse(body) as { resource: string; scopes_supported: string[] };
+      assert.equal(metadata.resource, ENDPOINT);
+      assert.deepEqual(metadata.scopes_supported, ['bos.read']);
+    }
+  });
+
+  it('initializes the BOS platform for dev-user and advertises bos/source-results/v1', async () => {
+    // Act
+    const { prelude, body } = await invoke(mcpPostEvent(initialize, bearer()));
+    // Assess
+    assert.equal(prelude.statusCode, 200);
+    assert.ok(prelude.headers?.['mcp-session-id']);
+    const message = JSON.parse(body) as {
+      result: { serverInfo: { name: string }; capabilities: { experimental: Record<string, unknown> } };
+    };
+    assert.equal(message.result.serverInfo.name, 'bos-platform');
+    assert.deepEqual(message.result.capabilities.experimental['bos/source-results/v1'], {
+      pageSize: 100,
+      maxConcurrentSources: 8,
+      contractUri: 'https://dfsm.ai/apps/bos/source-results-v1.html',
+    });
+  });
+
+  it('streams a negotiated bos_execute as source notifications, then the final frame', async () => {
     // Prepare
-    const sessionId = await openSession();
+    const init = await invoke(mcpPostEvent(initialize, bearer()));
+    const session = {
+      ...bearer(),
+      'Mcp-Session-Id': init.prelude.headers?.['mcp-session-id'] ?? '',
+      'MCP-Protocol-Version': '2025-11-25',
+    };
     const call = {
       jsonrpc: '2.0',
       id: 7,
       method: 'tools/call',
-      params: { name: 'demo_events', arguments: { count: 3, delayMs: 0 }, _meta: { progressToken: 'p1' } },
+      params: {
+        name: 'bos_execute',
+        arguments: {
+          context_handle: DEMO_PEOPLE_CONTEXT_HANDLE,
+          tool_name: 'search_people',
+          arguments: { query: 'a' },
+        },
+        _meta: {
+          'io.modelcontextprotocol/clientCapabilities': { experimental: { 'bos/source-results/v1': {} } },
+        },
+      },
     };
     // Act
-    const { prelude, body } = await invoke(
-      mcpPostEvent(call, { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' }),
-    );
+    const { prelude, body } = await invoke(mcpPostEvent(call, session));
     // Assess
     assert.equal(prelude.statusCode, 200);
-    assert.equal(prelude.headers?.['content-type'], 'text/event-stream');
+    assert.match(prelude.headers?.['content-type'] ?? '', /^text\/event-stream/);
+    // The runtime's SSE priming event (empty data) may come first; the extension comment precedes every frame.
+    const comment = body.indexOf(': bos/source-results/v1\n');
+    assert.ok(comment >= 0 && comment < body.indexOf('data: {'), body.slice(0, 200));
     const messages = body
       .split('\n')
       .filter((line) => line.startsWith('data: {'))
-      .map(
-        (line) =>
-          JSON.parse(line.slice(6)) as { method?: string; id?: number; params?: { progress: number } },
-      );
-    const progress = messages
-      .filter((m) => m.method === 'notifications/progress')
-      .map((m) => m.params?.progress);
-    assert.deepEqual(progress, [1, 2, 3]);
-    assert.equal(messages.at(-1)?.id, 7);
+      .map((line) => JSON.parse(line.slice(6)) as SseMessage);
+    const notifications = messages.filter((m) => m.method === 'notifications/bos/source_result');
+    assert.deepEqual(
+      notifications.map((m) => m.params?.sequence),
+      notifications.map((_, index) => index + 1),
+    );
+    const terminals = notifications.filter((m) => m.params?.status !== 'page');
+    assert.equal(terminals.length, 5);
+    const final = messages.at(-1);
+    assert.equal(final?.id, 7);
+    assert.equal(final?.result?.isError, true, 'acme-legacy hangs and times out');
   });
 
-  it('echoes through the buffered echo tool', async () => {
-    // Prepare
-    const sessionId = await openSession();
-    const call = {
-      jsonrpc: '2.0',
-      id: 2,
-      method: 'tools/call',
-      params: { name: 'echo', arguments: { message: 'hi' } },
-    };
+  it('answers 404 outside the platform paths, still in the streaming format', async () => {
     // Act
-    const { body } = await invoke(
-      mcpPostEvent(call, { 'Mcp-Session-Id': sessionId, 'MCP-Protocol-Version': '2025-11-25' }),
-    );
+    const { prelude } = await invoke(restEvent({ path: '/elsewhere', resource: '/{proxy+}' }));
     // Assess
-    const text = body.includes('data: ') ? (body.split('data: ').at(-1) ?? '') : body;
-    const result = JSON.parse(text) as { result: { content: { text: string }[] } };
-    assert.equal(result.result.content[0]?.text, 'hi');
+    assert.equal(prelude.statusCode, 404);
   });
 
   it('turns an invalid base64 body into HTTP 400 with a JSON-RPC parse error', async () => {
@@ -134,24 +206,6 @@ describe('platform Lambda entry (middy streamifyResponse)', () => {
     const { prelude, body } = await invoke(restEvent({ body: 'AAE', isBase64Encoded: true }));
     // Assess
     assert.equal(prelude.statusCode, 400);
-    assert.deepEqual(JSON.parse(body), {
-      jsonrpc: '2.0',
-      id: null,
-      error: { code: -32700, message: 'Parse error: invalid base64 body' },
-    });
-  });
-
-  it('answers 404 outside the platform endpoint, still in the streaming format', async () => {
-    // Act
-    const { prelude } = await invoke(restEvent({ path: '/elsewhere', resource: '/{proxy+}' }));
-    // Assess
-    assert.equal(prelude.statusCode, 404);
-  });
-
-  it('canonicalises a trailing slash on the endpoint before routing', async () => {
-    // Act
-    const { prelude } = await invoke(mcpPostEvent(initialize, {}, { path: '/mcp/apps/bos/platform/' }));
-    // Assess
-    assert.equal(prelude.statusCode, 200);
+    assert.equal((JSON.parse(body) as { error: { code: number } }).error.code, -32700);
   });
 });

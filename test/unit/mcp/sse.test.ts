@@ -70,7 +70,8 @@ describe('streaming tools over SSE', () => {
     const parser = createParser({ onEvent: (event) => events.push(event) });
     parser.feed(text);
     const blocks = parseSse(text);
-    assert.deepEqual(blocks[0], { id: '1', data: '' });
+    // SEP-1699: the priming event tells the client how long to wait before resuming.
+    assert.deepEqual(blocks[0], { id: '1', retry: '1000', data: '' });
     assert.deepEqual(
       events.map((e) => [e.id, e.event, e.data === '']),
       [
@@ -167,7 +168,10 @@ describe('streaming tools over SSE', () => {
       ),
     );
     const blocks = parseSse(await streamed.text());
-    assert.deepEqual(blocks.slice(0, 2), [{ id: '1', data: '' }, { comment: 'bos/source-results/v1' }]);
+    assert.deepEqual(blocks.slice(0, 2), [
+      { id: '1', retry: '1000', data: '' },
+      { comment: 'bos/source-results/v1' },
+    ]);
     const buffered = await server.handle(
       post(rpc(2, 'tools/call', { name: 'opt', arguments: { mode: 'json' } }), inSession(session)),
     );

@@ -75,12 +75,20 @@ describe('protocol shape', () => {
     assert.equal(mismatch.shape === 'error' && mismatch.error.code, -32020);
   });
 
-  it('sends 2026-07-28 POSTs to the stateless placeholder even with a live session', async () => {
+  it('routes 2026-07-28 POSTs through the stateless shape even with a live session', async () => {
     const server = makeServer();
     const session = await initialize(server);
-    const res = await readJson(await server.handle(post(rpc(1, 'ping'), inSession(session, '2026-07-28'))));
-    assert.equal(res.status, 400);
-    assert.equal(res.body.error.code, -32022);
+    // `ping` does not exist in 2026-07-28, so reaching the stateless dispatcher means 404 / -32601.
+    const body = rpc(1, 'ping', {
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientCapabilities': {},
+      },
+    });
+    const headers = { ...inSession(session, '2026-07-28'), 'mcp-method': 'ping' };
+    const res = await readJson(await server.handle(post(body, headers)));
+    assert.equal(res.status, 404);
+    assert.equal(res.body.error.code, -32601);
     const get = await server.handle(
       new Request('http://localhost/mcp', {
         headers: { accept: 'text/event-stream', 'mcp-protocol-version': '2026-07-28' },

@@ -1,0 +1,82 @@
+/**
+ * The shared shape of our REST v1 streaming Lambda entries: `@middy/core` in `streamifyResponse` mode (middy
+ * writes the prelude via `awslambda.HttpResponseStream.from` and pipes our body). Each entry supplies only
+ * its composition and its routes; event parsing, error answers and streaming conversion live here once.
+ * The app is composed on the first invocation (cold start), so importing an entry does no work.
+ */
+import middy from '@middy/core';
+import type { Context } from 'aws-lambda';
+import {
+  createInvocation,
+  errorFields,
+  internalErrorResponse,
+  jsonRpcErrorResponse,
+  parseRestEvent,
+  RestEventError,
+  restEventErrorResponse,
+  toRequest,
+  toStreamingResult,
+} from '../aws/index.js';
+import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
+import { createJsonLogger } from '../mcp/index.js';
+import type { Logger, McpInvocationContext } from '../mcp/index.js';
+
+/** What a composition root hands the entry. */
+export interface ComposedApp {
+  /** Web-standard handler: the MCP server, or an app wrapping one (authentication, metadata routes). */
+  handle(request: Request, ctx: McpInvocationContext): Promise<Response>;
+  /** `MCP_ENDPOINT`'s origin: requests are rebuilt on it, never on the `Host` header. */
+  origin?: string;
+}
+
+/** Options of {@link createRestEntry}. */
+export interface RestEntryOptions {
+  /** `component` field of the entry's log lines. */
+  component: string;
+  /** Builds the app once per execution environment; may throw `ConfigError`. */
+  compose(logger: Logger): ComposedApp;
+  /** True for the (stage-less, slash-canonical) paths this function serves; others get a 404. */
+  serves(path: string): boolean;
+}
+
+/** The Lambda handler of one entry. */
+export type RestEntryHandler = ReturnType<typeof createRestEntry>;
+
+/**
+ * Builds the deployed handler. `timeoutEarlyInMillis: 0`: middy's early timeout would throw after the
+ * handler returned nothing, which API Gateway shows as a 502; the app gets the deadline instead and answers
+ * before it.
+ */
+export function createRestEntry(options: RestEntryOptions) {
+  const logger = createJsonLogger({ base: { component: options.component } });
+  let app: ComposedApp | undefined;
+
+  async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
+    try {
+      app ??= options.compose(logger);
+      const parts = parseRestEvent(event);
+      const invocation = createInvocation(
+        context,
+        parts.sourceIp === undefined ? {} : { sourceIp: parts.sourceIp },
+      );
+      if (!options.serves(parts.path))
+        return toStreamingResult(jsonRpcErrorResponse(404, -32600, 'Not Found'));
+      const request = toRequest(parts, {
+        signal: invocation.signal,
+        ...(app.origin && { origin: app.origin }),
+      });
+      const response = await app.handle(request, invocation.context);
+      return toStreamingResult(response, { onAbort: (reason) => invocation.abort(reason), logger });
+    } catch (error) {
+      if (error instanceof RestEventError) return toStreamingResult(restEventErrorResponse(error));
+      // ConfigError lands here too: its problem list goes to the log, never to the client.
+      logger.error('invocation failed before the response started', errorFields(error));
+      return toStreamingResult(internalErrorResponse());
+    }
+  }
+
+  return middy<RestProxyEvent, StreamingResult>({
+    streamifyResponse: true,
+    timeoutEarlyInMillis: 0,
+  }).handler(handle);
+}

@@ -1,0 +1,63 @@
+/**
+ * Composition of the BOS platform (DESIGN §5): config -> stores -> token verifier -> directory -> sources ->
+ * `createBosPlatform`. Runs once per execution environment, on the first invocation.
+ */
+import { ConfigError, loadConfig } from '../aws/index.js';
+import { BOS_READ_SCOPE, createBosPlatform, createDemoDirectory, createJwtVerifier } from '../bos/index.js';
+import type { Logger } from '../mcp/index.js';
+import type { ComposedApp } from './compose-entry.js';
+import { composeSources } from './compose-sources.js';
+import { composeStores } from './compose-stores.js';
+
+/** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
+export const MCP_PATH = '/mcp/apps/bos/platform';
+
+/** RFC 9728 §3.1 metadata routes the CDK deploys next to the endpoint (`lib/routes.ts`). */
+const WELL_KNOWN_ROOT = '/.well-known/oauth-protected-resource';
+const PLATFORM_PATHS = new Set([MCP_PATH, WELL_KNOWN_ROOT, `${WELL_KNOWN_ROOT}${MCP_PATH}`]);
+
+/** True for the paths the platform function answers; anything else gets the entry's 404. */
+export function servesPlatformPath(path: string): boolean {
+  return PLATFORM_PATHS.has(path);
+}
+
+/**
+ * Builds the platform from the environment. Throws `ConfigError` when the endpoint or token validation is
+ * not configured: the platform refuses to run without authentication (DESIGN §5 "Principal").
+ * @param env usually `process.env`
+ */
+export function composePlatform(
+  env: Readonly<Record<string, string | undefined>>,
+  logger: Logger,
+): ComposedApp {
+  const config = loadConfig(env);
+  const missing = [
+    ...(config.endpoint === undefined ? ['MCP_ENDPOINT is required by the BOS platform'] : []),
+    ...(config.auth === undefined
+      ? ['AUTH_ISSUER, AUTH_AUDIENCE and AUTH_JWKS_URL are required by the BOS platform']
+      : []),
+  ];
+  if (config.endpoint === undefined || config.auth === undefined) throw new ConfigError(missing);
+
+  const platform = createBosPlatform({
+    directory: createDemoDirectory(),
+    sources: composeSources(config, env, logger),
+    verifier: createJwtVerifier({
+      issuer: config.auth.issuer,
+      audience: config.auth.audience,
+      jwks: config.auth.jwksUrl,
+      requiredScope: BOS_READ_SCOPE,
+    }),
+    endpoint: config.endpoint.toString(),
+    deadlineReserveMs: config.deadlineReserveMs,
+    logger,
+    serverOptions: {
+      name: 'bos-platform',
+      version: '0.1.0',
+      ...composeStores(config),
+      allowedOrigins: config.allowedOrigins,
+      logger,
+    },
+  });
+  return { handle: (request, ctx) => platform.handle(request, ctx), origin: config.endpoint.origin };
+}

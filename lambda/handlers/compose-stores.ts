@@ -1,0 +1,47 @@
+/**
+ * The runtime's store options from configuration: DynamoDB-backed when a table is configured (always when
+ * deployed, DESIGN §6), the runtime's in-memory defaults otherwise. Shared by every entry so the platform and
+ * the demo entry keep sessions the same way.
+ */
+import {
+  createDynamoDbClient,
+  DynamoDbClientReplyStore,
+  DynamoDbSessionStore,
+  DynamoDbStreamStore,
+} from '../aws/index.js';
+import type { PlatformConfig } from '../aws/index.js';
+import type { McpServerOptions } from '../mcp/index.js';
+
+/** The store-related part of `McpServerOptions`. */
+export type StoreOptions = Pick<
+  McpServerOptions,
+  'sessionStore' | 'sessionTtlMinutes' | 'streamStore' | 'clientReplyStore'
+>;
+
+/** Builds the stores `config` names; one DynamoDB client is shared by all of them. */
+export function composeStores(config: PlatformConfig): StoreOptions {
+  const tableName = config.sessions.tableName;
+  const streamTable = config.streams.tableName;
+  if (tableName === undefined && streamTable === undefined)
+    return { sessionTtlMinutes: config.sessions.ttlMinutes };
+  const client = createDynamoDbClient({
+    ...(config.dynamoDbEndpoint === undefined ? {} : { endpoint: config.dynamoDbEndpoint }),
+    ...(config.region === undefined ? {} : { region: config.region }),
+  });
+  return {
+    ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
+    sessionTtlMinutes: config.sessions.ttlMinutes,
+    // A session's next request may land on any execution environment, so replay events and client
+    // replies to server-to-client requests must be shared too: both live in the streams table.
+    ...(streamTable === undefined
+      ? {}
+      : {
+          streamStore: new DynamoDbStreamStore({
+            client,
+            tableName: streamTable,
+            ttlMinutes: config.streams.ttlMinutes,
+          }),
+          clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+        }),
+  };
+}

@@ -1,0 +1,30 @@
+/**
+ * Lambda entry of the demo MCP server (`echo`, `demo_events`, see `demo-server.ts`): no BOS app and no
+ * authentication, used by the local-stack tests that exercise the runtime, sessions and streaming on their
+ * own. It serves the platform path so those tests reach it exactly as a client reaches the platform.
+ */
+import { loadConfig } from '../aws/index.js';
+import { createRestEntry } from './compose-entry.js';
+import { composeStores } from './compose-stores.js';
+import { createDemoServer } from './demo-server.js';
+
+/** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
+const MCP_PATH = '/mcp/apps/bos/platform';
+
+/** The demo handler. */
+export const handler = createRestEntry({
+  component: 'demo',
+  serves: (path) => path === MCP_PATH,
+  compose(logger) {
+    const config = loadConfig(process.env);
+    const server = createDemoServer({
+      ...composeStores(config),
+      allowedOrigins: config.allowedOrigins,
+      logger,
+    });
+    return {
+      handle: (request, ctx) => server.handle(request, ctx),
+      ...(config.endpoint === undefined ? {} : { origin: config.endpoint.origin }),
+    };
+  },
+});

@@ -1,0 +1,64 @@
+/**
+ * The 2026-07-28 stateless dispatcher (mcp-method-surface "Transport + endpoint", "2026-07-28 protocol
+ * errors"; mcp-2026-notes §1). Shape detection (shape.ts) has already checked the protocol header
+ * against `_meta`; this validates the rest in a fixed order and dispatches the stateless subset. No
+ * session is read or written here: `Mcp-Session-Id` is ignored.
+ */
+import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
+import type { RequestScope } from '../dispatch/index.js';
+import type { Responder } from '../http-responses.js';
+import { classify, errorJson, resultJson } from '../json-rpc.js';
+import { describeError } from '../logger.js';
+import type { Runtime } from '../runtime.js';
+import type { JsonObject } from '../types.js';
+import { callStatelessMethod } from './methods.js';
+import { callStatelessTool } from './tools-call.js';
+import { checkEnvelope, checkRouting, statusOf } from './validate.js';
+
+export { RequestStateGuard, requestDigest, refusedStateMessage } from './request-state.js';
+export { decodeSentinel } from './headers.js';
+export { StatelessRequestError, statusOf } from './validate.js';
+
+/** What the stateless dispatcher receives. */
+export interface StatelessInput {
+  rt: Runtime;
+  respond: Responder;
+  scope: RequestScope;
+  headers: Headers;
+}
+
+/** Answers one stateless POST whose body is a single JSON object. */
+export async function handleStateless(input: StatelessInput, value: JsonObject): Promise<Response> {
+  const { rt, respond, headers } = input;
+  const message = classify(value);
+  if (message.kind === 'invalid') return respond.rpcError(400, message.id, message.error);
+  if (message.kind === 'response') {
+    // 2026-07-28 clients post only requests and notifications (mcp-2026-notes §1.4).
+    const error = new McpError(
+      JsonRpcCode.InvalidRequest,
+      'Invalid Request: JSON-RPC responses are not accepted in 2026-07-28',
+    );
+    return respond.rpcError(400, message.id, error);
+  }
+  const { method, params } = message.message;
+  const id = message.kind === 'request' ? message.message.id : null;
+  const declared = checkEnvelope(headers, method, params);
+  if (declared instanceof McpError) return respond.rpcError(statusOf(declared), id, declared);
+  // Notifications change nothing in this shape (no session to mutate): accepted once valid.
+  if (message.kind === 'notification') return respond.accepted();
+  const request = message.message;
+  const routing = checkRouting(headers, method, params);
+  if (routing instanceof McpError) return respond.rpcError(statusOf(routing), id, routing);
+  try {
+    if (method === 'tools/call' && routing.name !== undefined) {
+      return await callStatelessTool({ ...input, request, declared, name: routing.name });
+    }
+    const result = await callStatelessMethod(rt, input.scope, request, declared, routing.name);
+    return respond.json(200, resultJson(request.id, result));
+  } catch (error) {
+    if (error instanceof SessionStoreUnavailableError) throw error;
+    if (!(error instanceof McpError)) rt.logger.error('method failed', { method, ...describeError(error) });
+    const wire = toWireError(error);
+    return respond.json(statusOf(wire), errorJson(request.id, wire));
+  }
+}

@@ -1,0 +1,202 @@
+/**
+ * `tools/call` in the 2026-07-28 stateless shape. Checks run before any byte is sent (task
+ * augmentation → -32601, unknown tool, arguments, `Mcp-Param-*` headers, the echoed `requestState`);
+ * then the tool answers JSON, or — a streaming tool whose `shouldStream` says so — SSE without priming
+ * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
+ * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
+ */
+import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
+import type { RequestScope } from '../dispatch/index.js';
+import { errorJson, isObject, notificationJson, resultJson } from '../json-rpc.js';
+import { loggingLevels } from '../dispatch/methods.js';
+import type { Runtime } from '../runtime.js';
+import { SseStream } from '../sse/index.js';
+import { preflight, runTool } from '../tool-runner.js';
+import type { ToolOutcome } from '../tool-runner.js';
+import type { Responder } from '../http-responses.js';
+import type {
+  JsonObject,
+  JsonRpcRequest,
+  JsonValue,
+  LoggingLevel,
+  McpRequestContext,
+  StreamingToolContext,
+  ToolResult,
+} from '../types.js';
+import { statelessContext } from './context.js';
+import { checkParamHeaders, mirroredParams } from './headers.js';
+import { methodNotFound } from './methods.js';
+import { beginRound, finishRound } from './rounds.js';
+import type { Round } from './rounds.js';
+import { statusOf } from './validate.js';
+import type { RequestMeta } from './validate.js';
+
+/** The inputs of one stateless tools/call. */
+export interface StatelessCall {
+  rt: Runtime;
+  scope: RequestScope;
+  respond: Responder;
+  headers: Headers;
+  request: JsonRpcRequest;
+  declared: RequestMeta;
+  name: string;
+}
+
+/** `x-mcp-header` lists, computed once per registered definition. */
+const mirrored = new WeakMap<object, [string, string][]>();
+
+function mirroredOf(def: { inputSchema: JsonObject }): [string, string][] {
+  let params = mirrored.get(def);
+  if (params === undefined) {
+    params = mirroredParams(def.inputSchema);
+    mirrored.set(def, params);
+  }
+  return params;
+}
+
+/** Handler results pass through as-is; `finishRound` validates and shapes them. */
+const passThrough = (result: ToolResult): JsonObject => {
+  if (!isObject(result)) throw new TypeError('tool returned no result object');
+  if (result.resultType !== 'input_required' && !Array.isArray(result.content)) {
+    throw new TypeError('tool returned a result without a content array');
+  }
+  return result as unknown as JsonObject;
+};
+
+/** Serialises an outcome as the final JSON-RPC message, and the HTTP status it deserves. */
+async function settle(
+  call: StatelessCall,
+  round: Round,
+  outcome: ToolOutcome,
+): Promise<{ status: number; body: string }> {
+  const { rt, request, declared } = call;
+  let error: McpError;
+  if (outcome.ok) {
+    try {
+      const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
+      return { status: 200, body: resultJson(request.id, result) };
+    } catch (failure) {
+      if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
+      error = toWireError(failure);
+    }
+  } else {
+    error = outcome.error;
+  }
+  return { status: statusOf(error), body: errorJson(request.id, error) };
+}
+
+/** Runs one stateless tools/call and returns its response (JSON or SSE). */
+export async function callStatelessTool(call: StatelessCall): Promise<Response> {
+  const { rt, scope, respond, headers, request, declared, name } = call;
+  const params = request.params;
+  // No task extension in this shape: a task-augmented call is unavailable (fixture stateless-session-bound-rejections).
+  if (rt.options.capabilities.tools === false || params?.task !== undefined)
+    throw methodNotFound(request.method);
+  const entry = rt.tools.get(name);
+  // Message pinned by fixture core-jsonrpc-error-envelope.json.
+  if (entry === undefined) throw new InvalidParamsError(`tool not found: ${name.slice(0, 200)}`);
+  const rawArgs = params?.arguments ?? {};
+  if (!isObject(rawArgs)) throw new InvalidParamsError('Invalid params: arguments must be an object');
+  const mirroredError = checkParamHeaders(headers, mirroredOf(entry.def), rawArgs);
+  if (mirroredError !== undefined) throw mirroredError;
+  const problem = entry.validate(rawArgs);
+  if (problem !== undefined) throw new InvalidParamsError(problem);
+  const round = await beginRound(rt, scope.invocation, request.method, name, rawArgs, params);
+
+  const controller = new AbortController();
+  const base = statelessContext(scope, request.id, declared, controller.signal, round);
+  const guard = {
+    controller,
+    timeoutMs: entry.timeoutMs ?? rt.options.toolTimeoutMs,
+    deadline: scope.invocation.deadline,
+    deadlineReserveMs: rt.options.deadlineReserveMs,
+    external: scope.invocation.signal,
+    clock: rt.clock,
+    logger: rt.logger,
+    name,
+    telemetry: rt.telemetry,
+    shapeResult: passThrough,
+  };
+  const json = async (outcome: ToolOutcome): Promise<Response> => {
+    const out = await settle(call, round, outcome);
+    return respond.json(out.status, out.body);
+  };
+
+  if (!entry.streaming) return json(await runTool(() => entry.handler(rawArgs, base), guard));
+  const shouldStream =
+    entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
+  if (!shouldStream(base)) {
+    return json(await runTool(() => entry.handler(rawArgs, bufferedContext(base)), guard));
+  }
+  const refused = await preflight(entry.options, rawArgs, base, guard);
+  if (refused !== undefined) return json(refused);
+
+  const sse = new SseStream({
+    keepaliveMs: rt.options.keepaliveMs,
+    logger: rt.logger,
+    onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
+  });
+  if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
+  const ctx = streamingContext(base, declared, sse);
+  const work = runTool(() => entry.handler(rawArgs, ctx), guard).then(async (outcome) =>
+    sse.finish((await settle(call, round, outcome)).body),
+  );
+  rt.track(work);
+  return respond.sse(sse.body);
+}
+
+function noServerRequests(): Promise<JsonObject> {
+  // 2026-07-28 streams carry no server-to-client requests; tools ask through input_required (MRTR).
+  return Promise.reject(
+    new Error('server-to-client requests are not available in 2026-07-28; use input_required'),
+  );
+}
+
+function bufferedContext(base: McpRequestContext): StreamingToolContext {
+  return {
+    ...base,
+    progress: () => undefined,
+    log: () => undefined,
+    notify: () => undefined,
+    comment: () => undefined,
+    ready: () => Promise.resolve(),
+    request: noServerRequests,
+  };
+}
+
+function streamingContext(
+  base: McpRequestContext,
+  declared: RequestMeta,
+  sse: SseStream,
+): StreamingToolContext {
+  const token = base.meta.progressToken;
+  const progressToken =
+    typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token)) ? token : undefined;
+  // Without `_meta` logLevel the server MUST NOT emit notifications/message (mcp-2026-notes §1.2).
+  const threshold = declared.logLevel === undefined ? Infinity : loggingLevels.indexOf(declared.logLevel);
+  return {
+    ...base,
+    progress(progress: number, total?: number, message?: string): void {
+      if (progressToken === undefined) return;
+      const params: JsonObject = {};
+      if (message !== undefined) params.message = message;
+      params.progress = progress;
+      params.progressToken = progressToken;
+      if (total !== undefined) params.total = total;
+      sse.send(notificationJson('notifications/progress', params));
+    },
+    log(level: LoggingLevel, data: JsonValue, logger?: string): void {
+      if (loggingLevels.indexOf(level) < threshold) return;
+      const params: JsonObject = logger === undefined ? { data, level } : { data, level, logger };
+      sse.send(notificationJson('notifications/message', params));
+    },
+    notify(notification: { method: string; params?: JsonObject }): void {
+      sse.send(notificationJson(notification.method, notification.params));
+    },
+    comment(text: string): void {
+      sse.comment(text);
+    },
+    ready: () => sse.ready(),
+    request: noServerRequests,
+  };
+}
