@@ -102,9 +102,18 @@ export class DynamoDbClientReplyStore implements ClientReplyStore {
 function parseReply(raw: string | undefined): ClientReply {
   try {
     const value: unknown = JSON.parse(raw ?? '');
-    if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as ClientReply;
+    if (isReply(value)) return value;
   } catch (cause) {
     throw new StreamStoreError('corrupt_item', 'stored client reply is not JSON', { cause });
   }
-  throw new StreamStoreError('corrupt_item', 'stored client reply is not an object');
+  throw new StreamStoreError('corrupt_item', 'stored client reply has neither result nor error');
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** What `put` writes: `{ result: {...} }` or `{ error: {...} }`. */
+function isReply(value: unknown): value is ClientReply {
+  return isObject(value) && (isObject(value.result) || isObject(value.error));
 }

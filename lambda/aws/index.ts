@@ -6,12 +6,20 @@ export { loadConfig } from './config.js';
 export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
+export { DynamoDbDirectoryItems } from './dynamodb-directory-items.js';
+export type { DynamoDbDirectoryItemsOptions, PlainItem } from './dynamodb-directory-items.js';
+export { fromAttributeMap, toAttributeMap } from './dynamodb-plain-value.js';
 export { DynamoDbSessionStore } from './dynamodb-session-store.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
 export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
+export {
+  CredentialUnavailableError,
+  SecretsManagerCredentialResolver,
+} from './secrets-manager-credentials.js';
+export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';
 export { StreamStoreError } from './stream-store-error.js';
 export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {

@@ -3,8 +3,11 @@
  * platform turns them into HTTP/JSON-RPC answers with fixed, safe messages (STYLE habit 3).
  */
 
-/** Why a bearer token was refused. */
-export type AuthErrorCode = 'missing_token' | 'invalid_token' | 'insufficient_scope';
+/**
+ * Why a bearer token was refused. `verifier_unavailable`: the issuer's keys could not be fetched, so
+ * the token was neither accepted nor found invalid.
+ */
+export type AuthErrorCode = 'missing_token' | 'invalid_token' | 'insufficient_scope' | 'verifier_unavailable';
 
 /** Authentication failed; `code` picks the 401/403 answer. The token itself is never kept here. */
 export class AuthError extends Error {

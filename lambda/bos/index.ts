@@ -4,13 +4,38 @@
  */
 export {
   createDemoDirectory,
+  createDocumentDirectory,
+  createEnvCredentialResolver,
   createInMemoryDirectory,
+  createItemsDirectory,
+  createMemoryDirectoryItems,
+  CredentialError,
+  DEMO_DIRECTORY_DOCUMENT,
   DEMO_PEOPLE_CONTEXT_HANDLE,
   DEMO_SALES_CONTEXT_HANDLE,
   DEMO_SOURCE_IDS,
   DEMO_SOURCE_TIMEOUT_MS,
+  DirectoryDataError,
+  DirectoryDocumentError,
+  documentToItems,
+  parseDirectoryDocument,
+  readSourceDefinitions,
+  sourceCredential,
 } from './directory/index.js';
-export type { ContextGrant, Directory, InMemoryDirectoryOptions, PublicContext } from './directory/index.js';
+export type {
+  ContextDefinition,
+  ContextGrant,
+  CredentialResolver,
+  Directory,
+  DirectoryDocument,
+  DirectoryItem,
+  DirectoryItemsReader,
+  InMemoryDirectoryOptions,
+  ItemsDirectoryOptions,
+  PublicContext,
+  SourceCredential,
+  SourceDefinition,
+} from './directory/index.js';
 export { AuthError, BosConfigError } from './errors.js';
 export type { AuthErrorCode } from './errors.js';
 export {
@@ -27,9 +52,11 @@ export type { OperationDef, OperationEffect } from './operations/index.js';
 export { createBosPlatform } from './platform.js';
 export type { BosPlatform, BosPlatformOptions } from './platform.js';
 export {
+  assertDeployableIssuer,
   authenticate,
   BOS_READ_SCOPE,
   createJwtVerifier,
+  isDevIssuerUrl,
   protectedResourceMetadata,
   resourceMetadataPaths,
   resourceMetadataUrl,
@@ -39,6 +66,7 @@ export type {
   AuthOutcome,
   JwtVerifierOptions,
   ProtectedResourceMetadata,
+  RemoteJwksOptions,
   TokenVerifier,
 } from './principals/index.js';
 export { IDENTITY_CONTRACT_VERSION } from './tools/index.js';

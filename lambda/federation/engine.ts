@@ -3,7 +3,7 @@
  * budget, exactly one terminal per source, and the authoritative final merge.
  */
 import { FederationError } from './errors.js';
-import { federate, resultOrder, single } from './identity.js';
+import { federate, single, sortStandalone } from './identity.js';
 import { IdentityIndex } from './identity-index.js';
 import type { FederationErrorCode } from './errors.js';
 import type { FederationEvent } from './events.js';
@@ -148,15 +148,10 @@ class FederationRun {
   #deliver(state: SourceState, chunk: NormalizedRecord[]): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
     if (chunk.length > 0) state.contributed = true;
-    const linked = this.#delivered.addChunk(chunk);
     // Source-local federation (§4): a chunk none of whose records meet each other is its records, standing
     // alone, in result order; only a chunk with a shared key or a repeat needs the full rules.
-    const federated = linked
-      ? federate(chunk)
-      : resultOrder(
-          chunk.map(single),
-          chunk.map((r) => r.nameKey),
-        );
+    sortStandalone(chunk);
+    const federated = this.#delivered.addChunk(chunk) ? federate(chunk) : chunk.map(single);
     const page = this.#plan.publishable(chunk, federated);
     if (page.length === 0) return undefined;
     state.pageIndex++;

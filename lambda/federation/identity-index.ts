@@ -7,17 +7,20 @@
  * arrival order.
  */
 import { federate, isNewer, merge, resultOrder, single } from './identity.js';
+import { normaliseEmail, normalisePhone } from './normalize.js';
 import { provenanceKey } from './record-ref.js';
+import { parseInstant } from './timestamps.js';
 import type { FederatedRecord, ProvenanceEntry } from './types.js';
 import type { NormalizedRecord } from './validate.js';
 
 export class IdentityIndex {
-  /** Per slot (one per provenance key): the standalone record and its keys. */
+  /**
+   * Per slot (one per provenance key): the standalone record and its sort name. Its other keys are derived
+   * from the record again when needed (merges and repeats, which are rare): arrays of pointers to young
+   * objects cost the garbage collector on every scavenge.
+   */
   readonly #records: FederatedRecord[] = [];
-  readonly #emails: (string | null)[] = [];
-  readonly #phones: (string | null)[] = [];
   readonly #names: (string | null)[] = [];
-  readonly #observed: number[] = [];
   /** Union–find over slots (path halving, union by size). */
   readonly #parent: number[] = [];
   readonly #size: number[] = [];
@@ -58,10 +61,7 @@ export class IdentityIndex {
     const slot = this.#records.length;
     ids.set(r.entry.external_id, slot);
     this.#records.push(single(r));
-    this.#emails.push(r.emailKey);
-    this.#phones.push(r.phoneKey);
     this.#names.push(r.nameKey);
-    this.#observed.push(r.observedMs);
     this.#parent.push(slot);
     this.#size.push(1);
     let linked = false;
@@ -94,13 +94,11 @@ export class IdentityIndex {
 
   /** A provider repeated a key: the newest version wins the slot (same rule as `dedupeByKey`). */
   #replace(slot: number, r: NormalizedRecord): void {
-    if (!isNewer(r, this.#member(slot))) return;
-    if (r.emailKey !== this.#emails[slot] || r.phoneKey !== this.#phones[slot]) this.#rebuild = true;
+    const current = this.#member(slot);
+    if (!isNewer(r, current)) return;
+    if (r.emailKey !== current.emailKey || r.phoneKey !== current.phoneKey) this.#rebuild = true;
     this.#records[slot] = single(r);
-    this.#emails[slot] = r.emailKey;
-    this.#phones[slot] = r.phoneKey;
     this.#names[slot] = r.nameKey;
-    this.#observed[slot] = r.observedMs;
   }
 
   #find(i: number): number {
@@ -123,7 +121,10 @@ export class IdentityIndex {
     size[ra]! += size[rb]!;
   }
 
-  /** A slot as a NormalizedRecord again (only for merged clusters, repeats and rebuilds: rare). */
+  /**
+   * A slot as a NormalizedRecord again (only for merged clusters, repeats and rebuilds: rare). Its keys are
+   * recomputed from the record's own values by the same pure functions validation used, so they are equal.
+   */
   #member(slot: number): NormalizedRecord {
     const record = this.#records[slot]!;
     const entry = record.sources[0]!;
@@ -136,9 +137,9 @@ export class IdentityIndex {
       phone: record.phone,
       lifecycle: record.lifecycle,
       attributes: record.attributes,
-      emailKey: this.#emails[slot] ?? null,
-      phoneKey: this.#phones[slot] ?? null,
-      observedMs: this.#observed[slot]!,
+      emailKey: normaliseEmail(record.email),
+      phoneKey: normalisePhone(record.phone),
+      observedMs: parseInstant(entry.observed_at),
       nameKey: this.#names[slot] ?? null,
       standalone: record,
     };

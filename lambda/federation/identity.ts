@@ -173,19 +173,27 @@ export function merge(members: NormalizedRecord[]): Merged {
 export function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
   const refs = records.map((r) => r.record_ref);
   const order = records.map((_, i) => i);
-  order.sort((i, j) => {
-    const a = names[i] as string | null;
-    const b = names[j] as string | null;
-    if (a !== b) {
-      if (a === null) return 1;
-      if (b === null) return -1;
-      return a < b ? -1 : 1;
-    }
-    const refA = refs[i]!;
-    const refB = refs[j]!;
-    return refA < refB ? -1 : refA > refB ? 1 : 0;
-  });
+  order.sort((i, j) => compareOrder(names[i] as string | null, names[j] as string | null, refs[i]!, refs[j]!));
   return order.map((i) => records[i]!);
+}
+
+/** The result order on (sort name, record_ref): names first, records without one last. */
+function compareOrder(a: string | null, b: string | null, refA: string, refB: string): number {
+  if (a !== b) {
+    if (a === null) return 1;
+    if (b === null) return -1;
+    return a < b ? -1 : 1;
+  }
+  return refA < refB ? -1 : refA > refB ? 1 : 0;
+}
+
+/**
+ * Sorts validated records in place into the order their standalone records would have in a result. A chunk
+ * whose records all stand alone is then its own page, and handing it to the final merge's index in this order
+ * leaves the index holding sorted runs, which the final sort (a merge sort that finds runs) merges cheaply.
+ */
+export function sortStandalone(records: NormalizedRecord[]): NormalizedRecord[] {
+  return records.sort((x, y) => compareOrder(x.nameKey, y.nameKey, x.ref, y.ref));
 }
 
 /**

@@ -12,7 +12,7 @@ import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from
 import { Responder } from './http-responses.js';
 import { randomId } from './ids.js';
 import { InFlightRequests } from './in-flight.js';
-import { isObject, parseBody } from './json-rpc.js';
+import { parseBody } from './json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './media-type.js';
 import { InMemorySessionStore } from './memory-session-store.js';

@@ -243,6 +243,13 @@ export interface StreamingToolContext extends McpRequestContext {
    * should await it to respect backpressure; it resolves at once when the response is plain JSON.
    */
   ready?(): Promise<void>;
+  /**
+   * SEP-1699 polling (session-ful, resumable streams only): ends this call's SSE response after the frames
+   * sent so far while the call keeps running. Later frames are still persisted, and the client resumes
+   * with GET + `Last-Event-ID` (the priming event's `retry:` says when). No-op on a JSON answer or on a
+   * stream registered with `cancelOnDisconnect`.
+   */
+  closeStream?(): void;
 }
 
 export type ToolHandler = (args: JsonObject, ctx: McpRequestContext) => Promise<ToolResult>;

@@ -120,7 +120,7 @@ function registerSingleInputTools(server: McpServer): void {
       return Promise.resolve(
         said === undefined
           ? needInput({ capital_question: sample('What is the capital of France?', 100) })
-          : text(`The model said: ${String(said)}`),
+          : text(`The model said: ${typeof said === 'string' ? said : 'something'}`),
       );
     },
   );
@@ -135,7 +135,7 @@ function registerSingleInputTools(server: McpServer): void {
       return Promise.resolve(
         Array.isArray(roots)
           ? text(
-              `Roots: ${roots.map((r) => (typeof r === 'object' && r !== null && !Array.isArray(r) ? String(r.uri) : '?')).join(', ')}`,
+              `Roots: ${roots.map((r) => (typeof r === 'object' && r !== null && !Array.isArray(r) && typeof r.uri === 'string' ? r.uri : '?')).join(', ')}`,
             )
           : needInput({ client_roots: listRoots }),
       );
@@ -270,6 +270,6 @@ function registerProbeTools(server: McpServer): void {
         required: ['region'],
       },
     },
-    (args) => Promise.resolve(text(`region ${String(args.region)}`)),
+    (args) => Promise.resolve(text(`region ${typeof args.region === 'string' ? args.region : ''}`)),
   );
 }

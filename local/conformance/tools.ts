@@ -4,6 +4,7 @@
  * is ours. Tools that talk to the client while they run (logging, progress, sampling, elicitation) are
  * streaming tools, because in the session-ful shape those messages travel on the POST's SSE response.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import type { McpServer } from '../../lambda/mcp/index.js';
 import type { JsonObject, StreamingToolContext, ToolResult } from '../../lambda/mcp/types.js';
 import {
@@ -16,6 +17,8 @@ import {
 } from './content.js';
 
 const NO_ARGS: JsonObject = { type: 'object', properties: {} };
+/** How long test_reconnection keeps working after closing its stream: long enough to outlast the close. */
+const RECONNECTION_WORK_MS = 300;
 
 const text = (value: string): ToolResult => ({ content: [{ type: 'text', text: value }] });
 
@@ -122,10 +125,16 @@ function registerNotifyingTools(server: McpServer): void {
   server.registerStreamingTool(
     {
       name: 'test_reconnection',
-      description: 'Answers on an SSE stream the client may resume with Last-Event-ID',
+      description: 'Closes its SSE stream mid-call; the client resumes with Last-Event-ID for the result',
       inputSchema: NO_ARGS,
     },
-    () => Promise.resolve(text('test_reconnection finished.')),
+    // server-sse-polling (SEP-1699): the POST stream ends after the priming event, the call goes on, and
+    // the result reaches the client only through the GET replay after it reconnects.
+    async (_args, ctx) => {
+      ctx.closeStream?.();
+      await delay(RECONNECTION_WORK_MS, undefined, { signal: ctx.signal });
+      return text('test_reconnection finished.');
+    },
   );
 }
 

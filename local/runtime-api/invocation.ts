@@ -136,7 +136,8 @@ function relayBody(req: IncomingMessage, res: ServerResponse, settle: () => void
   });
   req.on('end', () => {
     finished = true;
-    res.writeHead(202, { 'Content-Type': 'application/json' }).end('{"status":"OK"}');
+    // The invoker may have dropped the body first (client disconnect): closeFunctionStream already answered.
+    if (!res.headersSent) res.writeHead(202, { 'Content-Type': 'application/json' }).end('{"status":"OK"}');
     const failure = trailerError(req);
     settle();
     if (failure !== undefined) body.destroy(failure);

@@ -1,5 +1,7 @@
-import { createInMemoryDirectory } from './in-memory-directory.js';
-import type { ContextGrant, Directory } from './types.js';
+import { DIRECTORY_FORMAT } from './document.js';
+import type { ContextDefinition, DirectoryDocument } from './document.js';
+import { createDocumentDirectory } from './in-memory-directory.js';
+import type { Directory } from './types.js';
 
 /** The demo sources, as ids the composition root maps to fixture adapters. */
 export const DEMO_SOURCE_IDS = [
@@ -19,44 +21,47 @@ const READ_OPERATIONS = ['search_people', 'get_person', 'list_people'] as const;
 /** Issue 4: `acme-legacy` hangs, and a 1,500 ms source timeout ends it with `source_timeout`. */
 export const DEMO_SOURCE_TIMEOUT_MS = 1_500;
 
-const peopleDirectory: ContextGrant = {
-  context: {
-    context_handle: DEMO_PEOPLE_CONTEXT_HANDLE,
-    organization_name: 'Acme Corp',
-    application_name: 'People Directory',
-    installation_name: 'Production',
-    role_label: 'Analyst',
-    is_default: true,
-  },
+const peopleDirectory: ContextDefinition = {
+  context_handle: DEMO_PEOPLE_CONTEXT_HANDLE,
+  organization_name: 'Acme Corp',
+  application_name: 'People Directory',
+  installation_name: 'Production',
+  role_label: 'Analyst',
+  is_default: true,
   operations: READ_OPERATIONS,
-  sourceIds: DEMO_SOURCE_IDS,
-  sourceTimeoutMs: DEMO_SOURCE_TIMEOUT_MS,
+  source_ids: DEMO_SOURCE_IDS,
+  source_timeout_ms: DEMO_SOURCE_TIMEOUT_MS,
 };
 
-const salesSandbox: ContextGrant = {
-  context: {
-    context_handle: DEMO_SALES_CONTEXT_HANDLE,
-    organization_name: 'Acme Corp',
-    application_name: 'Sales',
-    installation_name: 'Sandbox',
-    role_label: 'Viewer',
-    is_default: false,
-  },
+const salesSandbox: ContextDefinition = {
+  context_handle: DEMO_SALES_CONTEXT_HANDLE,
+  organization_name: 'Acme Corp',
+  application_name: 'Sales',
+  installation_name: 'Sandbox',
+  role_label: 'Viewer',
+  is_default: false,
   operations: READ_OPERATIONS,
-  sourceIds: ['acme-crm'],
-  sourceTimeoutMs: DEMO_SOURCE_TIMEOUT_MS,
+  source_ids: ['acme-crm'],
+  source_timeout_ms: DEMO_SOURCE_TIMEOUT_MS,
 };
 
 /**
- * The embedded demo directory `npm start` serves: `dev-user` holds both Acme contexts, `outsider`
- * holds none.
+ * The embedded demo directory as a `bos-directory/v1` document: what `createDemoDirectory` serves in
+ * memory and what `npm run seed:directory` (no `--file`) loads into DynamoDB. `dev-user` holds both Acme
+ * contexts, `outsider` holds none. The sources are the fixture adapters of `lambda/sources` (preset
+ * `demo`); none needs a credential.
  */
+export const DEMO_DIRECTORY_DOCUMENT: DirectoryDocument = {
+  format: DIRECTORY_FORMAT,
+  principals: [
+    { subject: 'dev-user', grants: [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE] },
+    { subject: 'outsider', grants: [] },
+  ],
+  contexts: [peopleDirectory, salesSandbox],
+  sources: DEMO_SOURCE_IDS.map((id) => ({ source_id: id, adapter: 'fixture', options: { preset: 'demo' } })),
+};
+
+/** The embedded demo directory `npm start` serves (see {@link DEMO_DIRECTORY_DOCUMENT}). */
 export function createDemoDirectory(): Directory {
-  return createInMemoryDirectory({
-    contexts: [peopleDirectory, salesSandbox],
-    grants: {
-      'dev-user': [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE],
-      outsider: [],
-    },
-  });
+  return createDocumentDirectory(DEMO_DIRECTORY_DOCUMENT);
 }

@@ -1,4 +1,6 @@
 import type { Principal } from '../../mcp/index.js';
+import { contextGrantOf } from './document.js';
+import type { DirectoryDocument } from './document.js';
 import type { ContextGrant, Directory } from './types.js';
 
 /** Data of an in-memory directory: the contexts, and which subjects hold which of them. */
@@ -29,4 +31,12 @@ export function createInMemoryDirectory(options: InMemoryDirectoryOptions): Dire
       return Promise.resolve(granted(principal).find((g) => g.context.context_handle === contextHandle));
     },
   };
+}
+
+/** An in-memory {@link Directory} over a parsed `bos-directory/v1` document. */
+export function createDocumentDirectory(document: DirectoryDocument): Directory {
+  return createInMemoryDirectory({
+    contexts: document.contexts.map(contextGrantOf),
+    grants: Object.fromEntries(document.principals.map((p) => [p.subject, p.grants])),
+  });
 }

@@ -1,10 +1,37 @@
+export { createEnvCredentialResolver, sourceCredential } from './credential-resolver.js';
+export type { CredentialResolver, SourceCredential } from './credential-resolver.js';
 export {
   createDemoDirectory,
+  DEMO_DIRECTORY_DOCUMENT,
   DEMO_PEOPLE_CONTEXT_HANDLE,
   DEMO_SALES_CONTEXT_HANDLE,
   DEMO_SOURCE_IDS,
   DEMO_SOURCE_TIMEOUT_MS,
 } from './demo-directory.js';
-export { createInMemoryDirectory } from './in-memory-directory.js';
+export {
+  CONTEXT_HANDLE_PATTERN,
+  contextGrantOf,
+  CREDENTIAL_REF_PATTERN,
+  DIRECTORY_FORMAT,
+  parseDirectoryDocument,
+} from './document.js';
+export type {
+  ContextDefinition,
+  DirectoryDocument,
+  PrincipalDefinition,
+  SourceDefinition,
+} from './document.js';
+export { CredentialError, DirectoryDataError, DirectoryDocumentError } from './errors.js';
+export { createDocumentDirectory, createInMemoryDirectory } from './in-memory-directory.js';
 export type { InMemoryDirectoryOptions } from './in-memory-directory.js';
+export { createItemsDirectory } from './items-directory.js';
+export type { ItemsDirectoryOptions } from './items-directory.js';
+export {
+  createMemoryDirectoryItems,
+  documentToItems,
+  itemToContextGrant,
+  itemToSourceDefinition,
+  readSourceDefinitions,
+} from './items.js';
+export type { DirectoryItem, DirectoryItemsReader } from './items.js';
 export type { ContextGrant, Directory, PublicContext } from './types.js';

@@ -21,13 +21,16 @@ export interface AuthenticateOptions {
  */
 export const UNAUTHORIZED_CODE = -32011;
 export const FORBIDDEN_CODE = -32013;
+/** The issuer's keys could not be fetched (HTTP 503): the server's problem, not the token's. */
+export const VERIFIER_UNAVAILABLE_CODE = -32014;
 
 /**
  * Authenticates a request by its `Authorization: Bearer` header.
  *
  * - no token → 401 `WWW-Authenticate: Bearer resource_metadata="…"` (MCP authorization: discovery hint);
  * - bad token → 401 with `error="invalid_token"` (RFC 6750 §3.1);
- * - missing scope → 403 with `error="insufficient_scope", scope="bos.read"` (RFC 6750 §3.1).
+ * - missing scope → 403 with `error="insufficient_scope", scope="bos.read"` (RFC 6750 §3.1);
+ * - JWKS unreachable → 503 with `Retry-After` and no challenge, so the client keeps its token.
  *
  * The body is a JSON-RPC error with id null saying why, because API Gateway REST renames
  * `WWW-Authenticate` (mcp-2026-notes §3.2) and the body is then the only explanation a client sees.
@@ -73,25 +76,30 @@ function bearerToken(header: string | null): string | undefined {
 }
 
 function refusal(error: AuthError, metadataUrl: string, scope: string): Response {
-  const forbidden = error.code === 'insufficient_scope';
-  const params = [`resource_metadata="${metadataUrl}"`];
-  if (error.code === 'invalid_token') params.unshift('error="invalid_token"');
-  if (forbidden) params.unshift('error="insufficient_scope"', `scope="${scope}"`);
+  const { status, code } = STATUS[error.code];
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+  };
+  if (error.code === 'verifier_unavailable') {
+    headers['retry-after'] = '1';
+  } else {
+    const params = [`resource_metadata="${metadataUrl}"`];
+    if (error.code === 'invalid_token') params.unshift('error="invalid_token"');
+    if (error.code === 'insufficient_scope') params.unshift('error="insufficient_scope"', `scope="${scope}"`);
+    headers['www-authenticate'] = `Bearer ${params.join(', ')}`;
+  }
   const body = {
     jsonrpc: '2.0',
     id: null,
-    error: {
-      code: forbidden ? FORBIDDEN_CODE : UNAUTHORIZED_CODE,
-      message: error.message,
-      data: { reason: error.code },
-    },
+    error: { code, message: error.message, data: { reason: error.code } },
   };
-  return new Response(JSON.stringify(body), {
-    status: forbidden ? 403 : 401,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'www-authenticate': `Bearer ${params.join(', ')}`,
-      'cache-control': 'no-store',
-    },
-  });
+  return new Response(JSON.stringify(body), { status, headers });
 }
+
+const STATUS: Record<AuthError['code'], { status: number; code: number }> = {
+  missing_token: { status: 401, code: UNAUTHORIZED_CODE },
+  invalid_token: { status: 401, code: UNAUTHORIZED_CODE },
+  insufficient_scope: { status: 403, code: FORBIDDEN_CODE },
+  verifier_unavailable: { status: 503, code: VERIFIER_UNAVAILABLE_CODE },
+};

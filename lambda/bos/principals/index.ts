@@ -1,7 +1,13 @@
-export { authenticate, FORBIDDEN_CODE, UNAUTHORIZED_CODE } from './authenticate.js';
+export {
+  authenticate,
+  FORBIDDEN_CODE,
+  UNAUTHORIZED_CODE,
+  VERIFIER_UNAVAILABLE_CODE,
+} from './authenticate.js';
 export type { AuthenticateOptions, AuthOutcome } from './authenticate.js';
-export { createJwtVerifier } from './jwt-verifier.js';
-export type { JwtVerifierOptions } from './jwt-verifier.js';
+export { assertDeployableIssuer, isDevIssuerUrl } from './deployable-issuer.js';
+export { ACCEPTED_ALGORITHMS, createJwtVerifier } from './jwt-verifier.js';
+export type { JwtVerifierOptions, RemoteJwksOptions } from './jwt-verifier.js';
 export {
   BOS_READ_SCOPE,
   protectedResourceMetadata,

@@ -1,38 +1,69 @@
-import { createLocalJWKSet, createRemoteJWKSet, errors as joseErrors, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import type { Principal } from '../../mcp/index.js';
-import { AuthError } from '../errors.js';
+import { AuthError, BosConfigError } from '../errors.js';
+import { BOS_READ_SCOPE } from './resource-metadata.js';
+import { tokenFailure } from './token-failure.js';
 import type { TokenVerifier } from './token-verifier.js';
+
+/** The only signature algorithms accepted: asymmetric, so a public key can never act as an HMAC secret. */
+export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'] as const;
+
+/** Fetch and cache bounds of a remote JWKS (jose `createRemoteJWKSet` options). */
+export interface RemoteJwksOptions {
+  /** Abort one JWKS fetch after this long; the request then gets 503. @default 2000 */
+  timeoutMs?: number;
+  /**
+   * After a successful fetch, an unknown `kid` triggers no new fetch for this long: a flood of tokens
+   * with invented `kid`s cannot turn into a flood of requests to the issuer. @default 30000
+   */
+  cooldownMs?: number;
+  /** Keys are re-fetched once older than this, even when every `kid` is known. @default 600000 */
+  cacheMaxAgeMs?: number;
+}
 
 /** Options of {@link createJwtVerifier}. */
 export interface JwtVerifierOptions {
-  /** Expected `iss` (RFC 9068 §4: the resource server checks the issuer). */
+  /** Expected `iss` (`AUTH_ISSUER`; RFC 9068 §4: the resource server checks the issuer). */
   issuer: string;
-  /** Expected `aud`: this resource (MCP authorization: tokens must be issued for this server, RFC 8707). */
+  /** Expected `aud`: this resource, `MCP_ENDPOINT` (MCP authorization; RFC 8707 §2). */
   audience: string;
-  /** The issuer's keys, inline or as a JWKS URL fetched (and cached) by jose. */
+  /**
+   * The issuer's keys: a static JWKS, or its URL (`AUTH_JWKS_URL`), fetched on first use, cached, and
+   * re-fetched when a token names an unknown `kid` (rate-limited by `remote.cooldownMs`).
+   */
   jwks: JSONWebKeySet | URL;
-  /** Scope the caller must hold; its absence gives `insufficient_scope`. @default undefined (none) */
+  /** Bounds of the remote JWKS fetch and cache. */
+  remote?: RemoteJwksOptions;
+  /** Scope every caller must hold; its absence gives `insufficient_scope`. @default 'bos.read' */
   requiredScope?: string;
-  /** Accepted signature algorithms; anything else (including `none`) is refused. @default ['RS256','ES256'] */
+  /** Accepted algorithms, a subset of RS256/ES256 (`none` and HS* can never be enabled). @default both */
   algorithms?: readonly string[];
-  /** Tolerated clock skew in seconds. @default 30 */
+  /** Tolerated clock skew on `exp`/`nbf`, seconds. @default 60 */
   clockToleranceSeconds?: number;
 }
 
 /**
- * A `jose`-based {@link TokenVerifier}: signature against the JWKS, `iss`, `aud`, `exp`/`nbf`, a `sub`,
- * then the required scope. Every jose failure becomes `invalid_token` so no library text escapes.
+ * A `jose`-based {@link TokenVerifier}: signature against the JWKS with RS256/ES256 only, `iss`, `aud`,
+ * `exp`/`nbf` with skew, a non-empty `sub`, then the required scope. Every failure becomes an
+ * {@link AuthError} with a fixed reason, so no library text (which may quote claims) escapes.
  */
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
+  const algorithms = acceptedAlgorithms(options.algorithms);
   const keys =
-    options.jwks instanceof URL ? createRemoteJWKSet(options.jwks) : createLocalJWKSet(options.jwks);
-  const algorithms = [...(options.algorithms ?? ['RS256', 'ES256'])];
-  const clockTolerance = options.clockToleranceSeconds ?? 30;
+    options.jwks instanceof URL
+      ? createRemoteJWKSet(options.jwks, {
+          timeoutDuration: options.remote?.timeoutMs ?? 2_000,
+          cooldownDuration: options.remote?.cooldownMs ?? 30_000,
+          cacheMaxAge: options.remote?.cacheMaxAgeMs ?? 600_000,
+        })
+      : createLocalJWKSet(options.jwks);
+  const clockTolerance = options.clockToleranceSeconds ?? 60;
+  const requiredScope = options.requiredScope ?? BOS_READ_SCOPE;
 
   return {
     issuer: options.issuer,
-    requiredScope: options.requiredScope,
+    requiredScope,
     async verify(token: string): Promise<Principal> {
       let payload: JWTPayload;
       try {
@@ -41,22 +72,33 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           audience: options.audience,
           algorithms,
           clockTolerance,
-          requiredClaims: ['exp', 'sub'],
+          requiredClaims: ['iss', 'aud', 'exp', 'sub'],
         }));
       } catch (error) {
-        throw new AuthError('invalid_token', reasonOf(error), { cause: error });
+        throw tokenFailure(error);
       }
       const subject = payload.sub;
       if (typeof subject !== 'string' || subject === '') {
         throw new AuthError('invalid_token', 'The token has no subject.');
       }
       const scopes = scopesOf(payload);
-      if (options.requiredScope !== undefined && !scopes.includes(options.requiredScope)) {
-        throw new AuthError('insufficient_scope', `The token lacks the ${options.requiredScope} scope.`);
+      if (!scopes.includes(requiredScope)) {
+        throw new AuthError('insufficient_scope', `The token lacks the ${requiredScope} scope.`);
       }
       return { subject, scopes };
     },
   };
+}
+
+/** The configured algorithms, refusing at construction anything outside RS256/ES256. */
+function acceptedAlgorithms(configured: readonly string[] | undefined): string[] {
+  const algorithms = [...(configured ?? ACCEPTED_ALGORITHMS)];
+  const accepted: readonly string[] = ACCEPTED_ALGORITHMS;
+  const refused = algorithms.filter((alg) => !accepted.includes(alg));
+  if (algorithms.length === 0 || refused.length > 0) {
+    throw new BosConfigError(`Token algorithms must be a non-empty subset of ${accepted.join(', ')}.`);
+  }
+  return algorithms;
 }
 
 /** Scopes from `scope` (RFC 9068 §2.2.3, space-separated) or, as some issuers send, an `scp` array. */
@@ -65,14 +107,4 @@ function scopesOf(payload: JWTPayload): string[] {
   if (typeof scope === 'string') return scope.split(' ').filter((s) => s !== '');
   if (Array.isArray(scp)) return scp.filter((s): s is string => typeof s === 'string');
   return [];
-}
-
-/** A fixed, safe reason per failure class; jose's own message (which may quote claims) is not reused. */
-function reasonOf(error: unknown): string {
-  if (error instanceof joseErrors.JWTExpired) return 'The token has expired.';
-  if (error instanceof joseErrors.JWTClaimValidationFailed)
-    return 'The token claims are not valid for this resource.';
-  if (error instanceof joseErrors.JWKSNoMatchingKey) return 'The token was signed with an unknown key.';
-  if (error instanceof joseErrors.JWSSignatureVerificationFailed) return 'The token signature is invalid.';
-  return 'The token is invalid.';
 }

@@ -167,15 +167,13 @@ export async function callMethod(
       const handler = rt.resources.resolve(uri);
       // -32602 for a missing resource, as the reference runtime pins (mcp-method-surface "2026-07-28 protocol errors").
       if (handler === undefined) throw new InvalidParamsError(`resource not found: ${echo(uri)}`);
-      const read = await withRequestSignal(rt, scope, session, request, timeout, (ctx) =>
-        handler(uri, ctx),
-      );
+      const read = await withRequestSignal(rt, scope, session, request, timeout, (ctx) => handler(uri, ctx));
       if (Array.isArray(read)) return { contents: read as unknown as JsonObject[] };
       if (!isObject(read) || !Array.isArray(read.contents)) {
         throw new TypeError('resource handler returned no contents array');
       }
       if (read.resultType === 'input_required') throw new TypeError('input_required is not session-ful');
-      const result: JsonObject = { contents: read.contents as unknown as JsonObject[] };
+      const result: JsonObject = { contents: read.contents };
       if (read._meta !== undefined) result._meta = read._meta;
       return result;
     }

@@ -138,7 +138,7 @@ export async function callTool(
   // `retry:` invites the client to reconnect; pointless on a stream whose work ends with the connection.
   sse.prime(cancelOnDisconnect ? undefined : rt.options.sseRetryMs);
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
-  const ctx = streamingContext(rt, base, session, sse, controller.signal);
+  const ctx = streamingContext(rt, base, session, sse, controller.signal, !cancelOnDisconnect);
   const streamGuard = cancelOnDisconnect ? guard : { ...guard, external: undefined };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
     .then((outcome) => sse.finish(answer(request.id, outcome)))
@@ -166,6 +166,7 @@ function streamingContext(
   session: SessionRecord,
   sse: SseStream,
   signal: AbortSignal,
+  resumable: boolean,
 ): StreamingToolContext {
   const token = progressToken(base.meta);
   const threshold = loggingLevels.indexOf(
@@ -195,6 +196,10 @@ function streamingContext(
       sse.comment(text);
     },
     ready: () => sse.ready(),
+    closeStream(): void {
+      // Closing a stream nobody can resume would only lose the rest of the call.
+      if (resumable) sse.close();
+    },
     request(method: string, params?: JsonObject, options?: { timeoutMs?: number }): Promise<JsonObject> {
       const pending = rt.clientRequests.create(session.sessionId, {
         signal,

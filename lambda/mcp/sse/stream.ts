@@ -77,6 +77,18 @@ export class SseStream {
     this.#step(() => this.#write(commentFrame(text)));
   }
 
+  /**
+   * Ends the body once the frames queued before this call are written (SEP-1699 polling). Frames sent
+   * afterwards are still persisted for replay; only the live delivery stops.
+   */
+  close(): void {
+    this.#step(() => {
+      if (this.#ended) return;
+      this.#end();
+      this.#controller.close();
+    });
+  }
+
   /** Resolves when the consumer has room (desiredSize > 0) or the stream has ended. */
   ready(): Promise<void> {
     if (this.#ended || (this.#controller.desiredSize ?? 1) > 0) return Promise.resolve();

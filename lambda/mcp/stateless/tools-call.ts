@@ -60,7 +60,7 @@ const passThrough = (result: ToolResult): JsonObject => {
   if (result.resultType !== 'input_required' && !Array.isArray(result.content)) {
     throw new TypeError('tool returned a result without a content array');
   }
-  return result as unknown as JsonObject;
+  return result;
 };
 
 /** Serialises an outcome as the final JSON-RPC message, and the HTTP status it deserves. */

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON; the assertions check their shape */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * Server-to-client request replies across execution environments: the in-memory `ClientReplyStore`, the
  * waiting side (`PendingClientRequests`), and two `McpServer` instances sharing stores the way two Lambda

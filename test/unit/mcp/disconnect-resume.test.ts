@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON; the assertions check their shape */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * Disconnect semantics of session-ful POST streams (MCP 2025-11-25 transports: a dropped connection is not
  * a cancellation on a resumable stream) and the SEP-1699 `retry:` field on the priming event.

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON */
 /**
  * 2026-07-28 multi-round input: handlers read `inputResponses`/`requestState` from their context; a
  * needed capability the client did not declare is -32021; an echoed `requestState` must have been
@@ -11,6 +11,7 @@ import type { McpInvocationContext, McpRequestContext } from '../../../../lambda
 import { makeServer, readJson } from '../helpers.js';
 import { modernMeta, modernPost } from './helpers.js';
 
+const text = (value: unknown): string => (typeof value === 'string' ? value : '');
 const elicitation = modernMeta({ 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } });
 const principal = (subject: string): McpInvocationContext => ({ principal: { subject, scopes: [] } });
 
@@ -21,14 +22,14 @@ function confirmServer(now: { ms: number }) {
     { name: 'confirm', inputSchema: { type: 'object', properties: { item: { type: 'string' } } } },
     (args, ctx) => {
       seen.push(ctx);
-      if (ctx.requestState === `confirm-${String(args.item)}` && ctx.inputResponses?.ok !== undefined) {
-        return Promise.resolve({ content: [{ type: 'text', text: `confirmed ${String(args.item)}` }] });
+      if (ctx.requestState === `confirm-${text(args.item)}` && ctx.inputResponses?.ok !== undefined) {
+        return Promise.resolve({ content: [{ type: 'text', text: `confirmed ${text(args.item)}` }] });
       }
       return Promise.resolve({
         content: [],
         resultType: 'input_required',
         inputRequests: { ok: { method: 'elicitation/create', params: { message: 'ok?' } } },
-        requestState: `confirm-${String(args.item)}`,
+        requestState: `confirm-${text(args.item)}`,
       });
     },
   );

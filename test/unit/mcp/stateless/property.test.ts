@@ -14,7 +14,7 @@ import { sentinel } from './helpers.js';
 /** Status → the JSON-RPC error codes documented for it (200 also allows results and SSE). */
 const DOCUMENTED: Record<number, readonly number[]> = {
   200: [-32700, -32600, -32601, -32602],
-  400: [-32600, -32602, -32020, -32021, -32022],
+  400: [-32700, -32600, -32602, -32020, -32021, -32022],
   404: [-32601],
 };
 
@@ -28,7 +28,10 @@ function server(): McpServer {
         properties: { message: { type: 'string' }, region: { type: 'string', 'x-mcp-header': 'Region' } },
       },
     },
-    (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.message ?? '') }] }),
+    (args) =>
+      Promise.resolve({
+        content: [{ type: 'text', text: typeof args.message === 'string' ? args.message : '' }],
+      }),
   );
   s.registerTool({ name: 'ask', inputSchema: { type: 'object' } }, (_args, ctx) =>
     Promise.resolve(

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-argument -- response bodies are untyped wire JSON */
 /**
  * 2026-07-28 results: `resultType` everywhere, serverInfo `_meta` with its opt-out, cache hints on the
  * six cacheable surfaces (fail-closed defaults, normalisation), version-aware `server/discover`.

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON */
 /**
  * Streaming in the 2026-07-28 shape: a streaming tool may answer SSE, with no priming event and no
  * event ids (no resumption), a final frame carrying `resultType`, no log frames without `_meta`

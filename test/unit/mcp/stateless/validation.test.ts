@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
 /**
  * 2026-07-28 request validation: the order and the exact status/code pairs of mcp-method-surface
  * "2026-07-28 protocol errors" and mcp-2026-notes §1.3–§1.4.
@@ -19,7 +19,10 @@ function echoServer(): McpServer {
         properties: { message: { type: 'string' }, region: { type: 'string', 'x-mcp-header': 'Region' } },
       },
     },
-    (args) => Promise.resolve({ content: [{ type: 'text', text: String(args.message ?? '') }] }),
+    (args) =>
+      Promise.resolve({
+        content: [{ type: 'text', text: typeof args.message === 'string' ? args.message : '' }],
+      }),
   );
   return server;
 }
