@@ -1,10 +1,10 @@
 /**
  * The final merge's identity index, built incrementally as records are delivered (DESIGN §4 identity rules).
  * The union–find and the email/phone/provenance-key indexes grow with each record, so the final result only
- * walks the clusters; each record is kept as its standalone {@link FederatedRecord} (the very object its page
- * published) plus its keys in flat arrays, not as a {@link NormalizedRecord}, so far fewer objects live until
- * the end of the run. The output is exactly `federate(every delivered record)`: a test checks it under any
- * arrival order.
+ * walks the clusters. Each record is kept as its standalone {@link FederatedRecord} (the very object its page
+ * published) and its sort name, not as a {@link NormalizedRecord}, so fewer objects live until the end of the
+ * run. The output is exactly `federate(every delivered record)`, however the records were chunked
+ * (property-tested in test/unit/federation/identity-index.test.ts).
  */
 import { federate, isNewer, merge, resultOrder, single } from './identity.js';
 import { normaliseEmail, normalisePhone } from './normalize.js';
@@ -13,6 +13,7 @@ import { parseInstant } from './timestamps.js';
 import type { FederatedRecord, ProvenanceEntry } from './types.js';
 import type { NormalizedRecord } from './validate.js';
 
+/** Every delivered record of one run, indexed for the final merge as it arrives. */
 export class IdentityIndex {
   /**
    * Per slot (one per provenance key): the standalone record and its sort name. Its other keys are derived
@@ -31,11 +32,6 @@ export class IdentityIndex {
   readonly #byKey = new Map<string, Map<string, Map<string, number>>>();
   /** A repeated key changed its email or phone: unions cannot be undone, so the result is computed afresh. */
   #rebuild = false;
-
-  /** How many distinct provenance keys it holds. */
-  get size(): number {
-    return this.#records.length;
-  }
 
   /**
    * Adds a chunk of delivered records. Returns whether any of them joins another record of the same chunk or

@@ -27,6 +27,8 @@ export interface ComposedApp {
   handle(request: Request, ctx: McpInvocationContext): Promise<Response>;
   /** `MCP_ENDPOINT`'s origin: requests are rebuilt on it, never on the `Host` header. */
   origin?: string;
+  /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
+  settled?(): Promise<void>;
 }
 
 /** Options of {@link createRestEntry}. */
@@ -78,5 +80,11 @@ export function createRestEntry(options: RestEntryOptions) {
   return middy<RestProxyEvent, StreamingResult>({
     streamifyResponse: true,
     timeoutEarlyInMillis: 0,
+    // Lambda freezes the environment once the invocation returns. A tool that closed its SSE stream
+    // mid-call (SEP-1699 polling) must keep running until its events are persisted for the GET replay,
+    // so the invocation waits for it here, after the body ended (its own timeout and deadline bound it).
+    requestEnd: async () => {
+      await app?.settled?.();
+    },
   }).handler(handle);
 }

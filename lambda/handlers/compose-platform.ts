@@ -59,5 +59,9 @@ export function composePlatform(
       logger,
     },
   });
-  return { handle: (request, ctx) => platform.handle(request, ctx), origin: config.endpoint.origin };
+  return {
+    handle: (request, ctx) => platform.handle(request, ctx),
+    origin: config.endpoint.origin,
+    settled: () => platform.server.settled(),
+  };
 }

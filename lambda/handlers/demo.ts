@@ -24,6 +24,7 @@ export const handler = createRestEntry({
     });
     return {
       handle: (request, ctx) => server.handle(request, ctx),
+      settled: () => server.settled(),
       ...(config.endpoint === undefined ? {} : { origin: config.endpoint.origin }),
     };
   },

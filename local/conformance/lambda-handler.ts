@@ -75,4 +75,9 @@ async function handle(event: RestProxyEvent, context: Context): Promise<Streamin
 export const handler = middy<RestProxyEvent, StreamingResult>({
   streamifyResponse: true,
   timeoutEarlyInMillis: 0,
+  // Keeps the invocation (Lambda would freeze the environment) until a tool that closed its stream
+  // mid-call (test_reconnection, SEP-1699 polling) has persisted its result for the GET replay.
+  requestEnd: async () => {
+    await app?.settled();
+  },
 }).handler(handle);

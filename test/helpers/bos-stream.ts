@@ -54,6 +54,21 @@ export async function readStream(response: Response): Promise<ReadStream> {
   };
 }
 
+/** A read with nothing in it, for a stream that could not be read (the tests then report why). */
+export function emptyRead(response: Response): ReadStream {
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: '',
+    frames: [],
+    messages: [],
+    notifications: [],
+    final: undefined,
+    pages: new Map(),
+    terminals: new Map(),
+  };
+}
+
 /** `type/identity/external_id` of a provenance entry. */
 export const provenanceKey = (s: { source_type: string; source_identity: string; external_id: string }) =>
   `${pairKey(s)}/${s.external_id}`;

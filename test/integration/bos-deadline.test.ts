@@ -12,7 +12,7 @@ import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { Message, ReadStream } from '../helpers/bos-stream.js';
-import { operationResultOf, provenanceKey, readStream } from '../helpers/bos-stream.js';
+import { emptyRead, operationResultOf, provenanceKey, readStream } from '../helpers/bos-stream.js';
 
 const TIMEOUT_SECONDS = 5;
 const UNFINISHED = ['crm/acme-crm', 'hr/acme-hr', 'legacy/acme-legacy'];
@@ -27,6 +27,8 @@ describe(
     let streamed: ReadStream;
     let streamedMs: number;
     let spawnsBefore: number;
+    let cut: unknown;
+    let cutAfterMs: number | undefined;
 
     before(async () => {
       bos = await startBosStack({
@@ -43,18 +45,28 @@ describe(
         sessionId,
         body: toolCall('deadline-1', 'bos_execute', listPeople, optInMeta()),
       });
-      streamed = await readStream(response);
+      // A stream cut by the timeout kill rejects the body read; keep that as a finding the tests report.
+      streamed = await readStream(response).catch((error: unknown) => {
+        cutAfterMs = Date.now() - startedAt;
+        cut = error;
+        return emptyRead(response);
+      });
       streamedMs = Date.now() - startedAt;
     });
     after(async () => {
       await bos?.close();
     });
 
-    it('delivers the final frame before the 5 s deadline, and the runtime is not killed', () => {
+    it('delivers the final frame before the 5 s deadline: the stream ends normally and the runtime is never killed', async () => {
+      // Our Runtime API kills the runtime at the deadline, as Lambda does, which would cut the stream before
+      // the final frame and spawn a fresh runtime; so a whole stream plus an unchanged spawn count, checked
+      // once the deadline has surely passed, proves the final frame beat it.
+      await new Promise((resolve) =>
+        setTimeout(resolve, Math.max(0, TIMEOUT_SECONDS * 1000 + 500 - streamedMs)),
+      );
+      assert.equal(cut, undefined, `the stream was cut after ${cutAfterMs} ms: ${String(cut)}`);
       assert.equal(streamed.final?.id, 'deadline-1');
-      assert.ok(streamed.final?.result !== undefined);
-      // The deadline counts from when the runtime took the invocation, after the request was sent.
-      assert.ok(streamedMs < TIMEOUT_SECONDS * 1000, `final frame after ${streamedMs} ms`);
+      assert.ok(streamed.final?.result !== undefined, `final frame after ${streamedMs} ms`);
       assert.equal(bos.stack.pool.spawnCount, spawnsBefore, 'no timeout kill, no fresh runtime');
     });
 
@@ -94,7 +106,7 @@ describe(
       }
     });
 
-    it('answers the same call as plain JSON before the deadline, with the same partial metadata', async () => {
+    it('answers the same call as plain JSON before the deadline (no kill), with the same partial metadata', async () => {
       const startedAt = Date.now();
       const response = await post(bos.url, {
         token: bos.token('dev-user'),

@@ -62,5 +62,5 @@ export function sourceCredential(resolver: CredentialResolver, name: string): So
     toString: () => shown,
     // Node's util.inspect (used by console and some loggers) would otherwise list the closure's object.
     [Symbol.for('nodejs.util.inspect.custom')]: () => shown,
-  } as SourceCredential;
+  };
 }

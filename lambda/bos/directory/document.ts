@@ -88,7 +88,7 @@ export function parseDirectoryDocument(value: unknown): DirectoryDocument {
     context(c, `contexts[${i}]`, sourceIds, problems),
   );
   const handles = unique(
-    contexts.map((c) => c.context.context_handle),
+    contexts.map((c) => c.context_handle),
     'contexts',
     'context_handle',
     problems,

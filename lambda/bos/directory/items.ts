@@ -79,7 +79,7 @@ const text = (item: DirectoryItem, key: string): string => {
 const textList = (item: DirectoryItem, key: string): string[] => {
   const value = item[key];
   if (!Array.isArray(value) || !value.every((v) => typeof v === 'string')) throw invalid(item, key);
-  return value as string[];
+  return value;
 };
 
 // Names the key and attribute, never other attribute values (options may be large; nothing is secret,

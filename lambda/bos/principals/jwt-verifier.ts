@@ -41,6 +41,8 @@ export interface JwtVerifierOptions {
   algorithms?: readonly string[];
   /** Tolerated clock skew on `exp`/`nbf`, seconds. @default 60 */
   clockToleranceSeconds?: number;
+  /** Current time for `exp`/`nbf` (fixture vectors with a pinned clock). @default Date.now */
+  clock?: () => number;
 }
 
 /**
@@ -72,6 +74,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           audience: options.audience,
           algorithms,
           clockTolerance,
+          ...(options.clock === undefined ? {} : { currentDate: new Date(options.clock()) }),
           requiredClaims: ['iss', 'aud', 'exp', 'sub'],
         }));
       } catch (error) {

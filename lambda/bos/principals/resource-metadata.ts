@@ -30,16 +30,20 @@ export interface ProtectedResourceMetadata {
   bearer_methods_supported: string[];
 }
 
-/** The metadata document for this endpoint; only header bearer tokens are accepted (never query strings). */
+/**
+ * The metadata document for this endpoint; only header bearer tokens are accepted (never query strings).
+ * @param scopesSupported @default ['bos.read']
+ */
 export function protectedResourceMetadata(
   endpoint: string,
   authorizationServers: readonly string[],
+  scopesSupported: readonly string[] = [BOS_READ_SCOPE],
 ): ProtectedResourceMetadata {
   const url = parseEndpoint(endpoint);
   return {
     resource: `${url.origin}${pathOf(url)}`,
     authorization_servers: [...authorizationServers],
-    scopes_supported: [BOS_READ_SCOPE],
+    scopes_supported: [...scopesSupported],
     bearer_methods_supported: ['header'],
   };
 }

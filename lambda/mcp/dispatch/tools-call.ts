@@ -116,19 +116,23 @@ export async function callTool(
     untrack();
     return { kind: 'json', body: answer(request.id, refused) };
   }
-  let streamId: string;
+  // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
+  // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a
+  // GET with Last-Event-ID, unless the tool's stream cannot be resumed and asks to be cancelled. Such a
+  // stream is not persisted at all (no ids, no priming event): nothing could replay it meaningfully, and
+  // on DynamoDB every persisted frame would wait for two writes.
+  const cancelOnDisconnect = entry.options.cancelOnDisconnect === true;
+  let streamId: string | undefined;
   try {
-    streamId = await rt.streams.createStream(session.sessionId);
+    if (!cancelOnDisconnect) streamId = await rt.streams.createStream(session.sessionId);
   } catch (error) {
     untrack();
     throw error;
   }
-  // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
-  // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a
-  // GET with Last-Event-ID, unless the tool's stream cannot be resumed and asks to be cancelled.
-  const cancelOnDisconnect = entry.options.cancelOnDisconnect === true;
   const sse = new SseStream({
-    store: { store: rt.streams, sessionId: session.sessionId, streamId },
+    ...(streamId !== undefined && {
+      store: { store: rt.streams, sessionId: session.sessionId, streamId },
+    }),
     keepaliveMs: rt.options.keepaliveMs,
     logger: rt.logger,
     onCancel: () => {

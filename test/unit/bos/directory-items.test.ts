@@ -144,11 +144,13 @@ describe('bos-directory/v1 documents', () => {
   });
 
   it('lists every problem of a bad document at once, by path', () => {
-    const bad = JSON.parse(JSON.stringify(DEMO_DIRECTORY_DOCUMENT)) as Record<string, any>;
-    bad['contexts'][0].context_handle = 'people';
-    bad['contexts'][1].source_ids = ['acme-crm', 'acme-nowhere'];
-    bad['principals'].push({ subject: 'outsider', grants: [GUESSED] });
-    bad['sources'][0].credential_ref = 'sk_live_abc123';
+    type Loose = Record<string, unknown>;
+    const bad = JSON.parse(JSON.stringify(DEMO_DIRECTORY_DOCUMENT)) as Record<string, Loose[]>;
+    const at = (list: string, index: number): Loose => bad[list]?.[index] ?? {};
+    at('contexts', 0)['context_handle'] = 'people';
+    at('contexts', 1)['source_ids'] = ['acme-crm', 'acme-nowhere'];
+    bad['principals']?.push({ subject: 'outsider', grants: [GUESSED] });
+    at('sources', 0)['credential_ref'] = 'sk_live_abc123';
     assert.throws(
       () => parseDirectoryDocument(bad),
       (error: unknown) => {

@@ -177,8 +177,7 @@ const ROWS: Row[] = [
   },
   {
     name: 'HS256 signed with the RSA public key (algorithm confusion)',
-    authorization: () =>
-      bearer(sign(new TextEncoder().encode(rs.spki), 'HS256', 'rs-1', claims())),
+    authorization: () => bearer(sign(new TextEncoder().encode(rs.spki), 'HS256', 'rs-1', claims())),
     status: 401,
     challenge: INVALID,
     code: -32011,

@@ -10,7 +10,8 @@ describe('deployed configuration and the dev issuer', () => {
       assert.equal(isDevIssuerUrl(dev.issuer), true);
       assert.throws(() => assertDeployableIssuer({ issuer: dev.issuer, jwksUrl: new URL(dev.jwksUrl) }), {
         name: 'BosConfigError',
-        message: 'AUTH_ISSUER and AUTH_JWKS_URL must name a real https issuer when deployed, not the local dev issuer.',
+        message:
+          'AUTH_ISSUER and AUTH_JWKS_URL must name a real https issuer when deployed, not the local dev issuer.',
       });
     } finally {
       await dev.close();

@@ -2,7 +2,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
+import fc from 'fast-check';
+
 import { normaliseEmail, normalisePhone } from '../../../lambda/federation/index.js';
+import { parseInstant } from '../../../lambda/federation/timestamps.js';
+
+// The rules written plainly, without the fast paths: the optimised functions must agree with them everywhere.
+function plainEmail(email: string): string | null {
+  const value = email.trim();
+  return value === '' ? null : value.normalize('NFC').toLowerCase();
+}
+function plainPhone(phone: string): string | null {
+  let digits = phone.replace(/\D/g, '');
+  if (!phone.trimStart().startsWith('+') && digits.startsWith('00')) digits = digits.slice(2);
+  return digits.length >= 8 ? `+${digits}` : null;
+}
+const from = (chars: string) => fc.constantFrom(...chars.split(''));
 
 describe('normaliseEmail', () => {
   it('trims and lower-cases', () => {
@@ -43,5 +58,47 @@ describe('normalisePhone', () => {
   it('gives null for absent values', () => {
     assert.equal(normalisePhone(null), null);
     assert.equal(normalisePhone(undefined), null);
+  });
+});
+
+describe('normalisation fast paths', () => {
+  it('gives exactly the plain rules for any email-like or phone-like text', () => {
+    const emailish = fc.oneof(
+      fc.string(),
+      fc.array(from('aZ.@-_ 0\u00e9e\u0301\t'), { maxLength: 12 }).map((a) => a.join('')),
+    );
+    const phoneish = fc.oneof(
+      fc.string(),
+      fc.array(from('+0123456789 ()-.x'), { maxLength: 16 }).map((a) => a.join('')),
+    );
+    fc.assert(
+      fc.property(emailish, phoneish, (email, phone) => {
+        assert.equal(normaliseEmail(email), plainEmail(email));
+        assert.equal(normalisePhone(phone), plainPhone(phone));
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('parses instants exactly as Date.parse does, including out-of-range fields and other forms', () => {
+    const two = (max: number) => fc.integer({ min: 0, max }).map((n) => String(n).padStart(2, '0'));
+    const isoish = fc
+      .tuple(
+        fc.integer({ min: 0, max: 9999 }).map((n) => String(n).padStart(4, '0')),
+        two(13),
+        two(32),
+        two(25),
+        two(60),
+        two(61),
+        fc.constantFrom('', '.000', '.5', '.123', '.999'),
+        fc.constantFrom('Z', 'z', '+00:00', ''),
+      )
+      .map(([y, mo, d, h, mi, s, frac, zone]) => `${y}-${mo}-${d}T${h}:${mi}:${s}${frac}${zone}`);
+    fc.assert(
+      fc.property(fc.oneof(isoish, fc.string()), (text) => {
+        assert.ok(Object.is(parseInstant(text), Date.parse(text)), text);
+      }),
+      { numRuns: 5000 },
+    );
   });
 });

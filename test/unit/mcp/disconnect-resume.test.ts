@@ -127,8 +127,75 @@ describe('the retry field of the priming event (SEP-1699)', () => {
     assert.equal((await primingBlock(server, probe)).retry, '2500');
   });
 
-  it('sends no retry on a stream that cancels on disconnect, since reconnecting cannot resume it', async () => {
+  it('neither primes nor persists a stream that cancels on disconnect, since nothing could resume it', async () => {
     const { server, probe } = slowServer({ cancelOnDisconnect: true });
-    assert.deepEqual(await primingBlock(server, probe), { id: '1', data: '' });
+    const session = await initialize(server);
+    const res = await server.handle(call(session));
+    probe.release();
+    const blocks = parseSse(await res.text());
+    assert.equal(blocks.length, 3, 'two progress frames and the result, nothing else');
+    assert.deepEqual(
+      blocks.map((block) => block.id),
+      [undefined, undefined, undefined],
+    );
+    assert.ok(blocks.every((block) => block.data !== ''));
+  });
+});
+
+describe('closing the stream mid-call (SEP-1699 polling)', () => {
+  function closingServer(options: StreamingToolOptions = {}): { server: McpServer; release: () => void } {
+    const server = makeServer({ keepaliveMs: 0 });
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    server.registerStreamingTool(
+      { name: 'poller', inputSchema: { type: 'object' } },
+      async (_args, ctx) => {
+        ctx.closeStream?.();
+        await gate;
+        ctx.progress(1, 1, 'after close');
+        return { content: [{ type: 'text', text: 'done later' }] };
+      },
+      options,
+    );
+    return { server, release };
+  }
+
+  const pollerCall = (session: string): Request =>
+    post(
+      rpc(1, 'tools/call', { name: 'poller', arguments: {}, _meta: { progressToken: 'p' } }),
+      inSession(session),
+    );
+
+  it('ends the POST body after the priming event and delivers the rest through the GET replay', async () => {
+    // Prepare
+    const { server, release } = closingServer();
+    const session = await initialize(server);
+    // Act: the body ends while the tool is still blocked, so it can hold nothing but the priming event.
+    const live = parseSse(await (await server.handle(pollerCall(session))).text());
+    release();
+    await server.settled();
+    const replay = await server.handle(
+      new Request('http://localhost/mcp', {
+        method: 'GET',
+        headers: { accept: 'text/event-stream', ...inSession(session), 'last-event-id': live[0]?.id ?? '' },
+      }),
+    );
+    const replayed = parseSse(await replay.text()).map((block) => JSON.parse(block.data!));
+    // Assess
+    assert.equal(live.length, 1);
+    assert.equal(live[0]?.data, '');
+    assert.deepEqual(
+      replayed.map((message) => message.method ?? message.result?.content?.[0]?.text),
+      ['notifications/progress', 'done later'],
+    );
+  });
+
+  it('keeps the stream open when the tool cancels on disconnect, since nobody could resume it', async () => {
+    const { server, release } = closingServer({ cancelOnDisconnect: true });
+    const session = await initialize(server);
+    const res = await server.handle(pollerCall(session));
+    release();
+    const live = parseSse(await res.text());
+    assert.equal(JSON.parse(live.at(-1)!.data!).result.content[0].text, 'done later');
   });
 });

@@ -1,0 +1,53 @@
+/**
+ * The tenancy directory, source credentials and the deployed-issuer guard from configuration (issue 7).
+ * Not yet called by `compose-platform.ts` (owned by another change): see docs/bos.md "Wiring".
+ */
+import {
+  createDynamoDbClient,
+  DynamoDbDirectoryItems,
+  SecretsManagerCredentialResolver,
+} from '../aws/index.js';
+import type { PlatformConfig } from '../aws/index.js';
+import {
+  assertDeployableIssuer,
+  createDemoDirectory,
+  createEnvCredentialResolver,
+  createItemsDirectory,
+} from '../bos/index.js';
+import type { CredentialResolver, Directory, DirectoryItemsReader } from '../bos/index.js';
+import { isLocalRun } from './compose-sources.js';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+/** The directory items in `BOS_DIRECTORY_TABLE`, or undefined when none is configured. */
+export function composeDirectoryItems(config: PlatformConfig): DirectoryItemsReader | undefined {
+  if (config.directoryTable === undefined) return undefined;
+  const client = createDynamoDbClient({
+    ...(config.dynamoDbEndpoint === undefined ? {} : { endpoint: config.dynamoDbEndpoint }),
+    ...(config.region === undefined ? {} : { region: config.region }),
+  });
+  return new DynamoDbDirectoryItems({ client, tableName: config.directoryTable });
+}
+
+/**
+ * `BOS_DIRECTORY_TABLE` when set (DynamoDB, grants re-read on every call), else the embedded demo
+ * directory (DESIGN §6 default). Pass the reader from {@link composeDirectoryItems} to share its client.
+ */
+export function composeDirectory(config: PlatformConfig, items = composeDirectoryItems(config)): Directory {
+  return items === undefined ? createDemoDirectory() : createItemsDirectory({ reader: items });
+}
+
+/** Secrets Manager when really deployed; `BOS_SECRET_<NAME>` from `env` locally. */
+export function composeCredentialResolver(config: PlatformConfig, env: Env): CredentialResolver {
+  return isLocalRun(config) ? createEnvCredentialResolver(env) : new SecretsManagerCredentialResolver();
+}
+
+/**
+ * Refuses a real deployment configured with the local dev issuer (`BosConfigError`). The local stack runs
+ * the function with `AWS_EXECUTION_ENV` set but a loopback `MCP_ENDPOINT`, and legitimately uses the dev
+ * issuer, so it is exempt exactly as `isLocalRun` exempts it from the fixture knobs.
+ */
+export function assertDeployableAuth(config: PlatformConfig): void {
+  if (config.auth === undefined || isLocalRun(config)) return;
+  assertDeployableIssuer({ issuer: config.auth.issuer, jwksUrl: config.auth.jwksUrl });
+}
