@@ -45,6 +45,12 @@ const STREAM_PREFIX = 'stream#';
 const EVENT_PREFIX = 'event#';
 const ID_DIGITS = 12;
 const EVENT_ID = /^\d{12}$/;
+/**
+ * Largest event kept inline: DynamoDB items are capped at 400 KB, and reference-runtime-lessons §5 item 7
+ * keeps inline events at or below 358,400 B to leave room for keys and attributes. There is no S3 spill
+ * yet, so a larger frame is delivered live but cannot be replayed.
+ */
+const MAX_INLINE_EVENT_BYTES = 358_400;
 /** BatchWriteItem takes at most 25 requests (DynamoDB API reference). */
 const BATCH_LIMIT = 25;
 
@@ -87,6 +93,9 @@ export class DynamoDbStreamStore implements StreamStore {
    * session fails instead of leaving an event behind (reference-runtime-lessons §5 item 7).
    */
   async append(sessionId: string, streamId: string, data: string): Promise<string> {
+    // Checked before taking an id, so a refused event leaves no gap in the counter.
+    if (Buffer.byteLength(data, 'utf8') > MAX_INLINE_EVENT_BYTES)
+      throw new StreamStoreError('event_too_large', 'event too large to store inline');
     const counted = await this.#client.send(
       new UpdateItemCommand({
         TableName: this.#table,

@@ -5,7 +5,8 @@
  */
 
 /** Why a stream-table operation could not be completed. */
-export type StreamStoreErrorCode = 'stream_not_found' | 'corrupt_counter' | 'corrupt_item';
+export type StreamStoreErrorCode =
+  'stream_not_found' | 'event_too_large' | 'corrupt_counter' | 'corrupt_item';
 
 /** A stream-table item is missing or malformed. */
 export class StreamStoreError extends Error {

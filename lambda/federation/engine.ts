@@ -15,13 +15,7 @@ import type { QueryPlan } from './query-plan.js';
 import { readSource } from './source-reader.js';
 import type { ReadOutcome } from './source-reader.js';
 import { formatObservedAt } from './timestamps.js';
-import type {
-  FederatedRecord,
-  FederationMetadata,
-  FederationResult,
-  SourceErrorCode,
-  SourceRef,
-} from './types.js';
+import type { FederationMetadata, FederationResult, SourceErrorCode, SourceRef } from './types.js';
 import type { NormalizedRecord } from './validate.js';
 
 interface SourceState {

@@ -82,9 +82,15 @@ export class IdentityIndex {
 
   #idsOf(entry: ProvenanceEntry): Map<string, number> {
     let byIdentity = this.#byKey.get(entry.source_type);
-    if (byIdentity === undefined) this.#byKey.set(entry.source_type, (byIdentity = new Map()));
+    if (byIdentity === undefined) {
+      byIdentity = new Map<string, Map<string, number>>();
+      this.#byKey.set(entry.source_type, byIdentity);
+    }
     let ids = byIdentity.get(entry.source_identity);
-    if (ids === undefined) byIdentity.set(entry.source_identity, (ids = new Map()));
+    if (ids === undefined) {
+      ids = new Map<string, number>();
+      byIdentity.set(entry.source_identity, ids);
+    }
     return ids;
   }
 

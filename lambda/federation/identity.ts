@@ -173,7 +173,9 @@ export function merge(members: NormalizedRecord[]): Merged {
 export function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
   const refs = records.map((r) => r.record_ref);
   const order = records.map((_, i) => i);
-  order.sort((i, j) => compareOrder(names[i] as string | null, names[j] as string | null, refs[i]!, refs[j]!));
+  order.sort((i, j) =>
+    compareOrder(names[i] as string | null, names[j] as string | null, refs[i]!, refs[j]!),
+  );
   return order.map((i) => records[i]!);
 }
 

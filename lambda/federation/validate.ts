@@ -91,7 +91,7 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
     external_id,
     record_type,
     observed_at,
-    capabilities: copyCapabilities(capabilities as string[]),
+    capabilities: copyCapabilities(capabilities),
     version: version ?? null,
   };
   const key = provenanceKey(entry);

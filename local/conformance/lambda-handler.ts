@@ -23,6 +23,7 @@ import type { RestProxyEvent, StreamingResult } from '../../lambda/aws/index.js'
 import { createJsonLogger } from '../../lambda/mcp/index.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
 import { createConformanceApp } from './app.js';
+import { LocalDynamoRequestStateStore } from './request-state-store.js';
 
 const logger = createJsonLogger({ base: { component: 'conformance' } });
 let app: McpServer | undefined;
@@ -47,6 +48,9 @@ function compose(): McpServer {
         : {
             streamStore: new DynamoDbStreamStore({ client, tableName: streamTable }),
             clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+            // Multi-round retries may reach another environment: shared ledger and shared secret.
+            requestStateStore: new LocalDynamoRequestStateStore(client, streamTable),
+            requestStateSecret: 'local-conformance-only',
           }),
     },
   });

@@ -186,6 +186,19 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', () => {
     );
   });
 
+  it('refuses an event above the inline limit without using up an id', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    const session = sessionId();
+    const stream = await streams.createStream(session);
+    const first = await streams.append(session, stream, 'small');
+    await assert.rejects(
+      streams.append(session, stream, 'x'.repeat(358_401)),
+      (error) => error instanceof StreamStoreError && error.code === 'event_too_large',
+    );
+    const next = await streams.append(session, stream, 'small again');
+    assert.equal(Number(next), Number(first) + 1);
+  });
+
   it('hands a client reply out exactly once, even to concurrent takers', async (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
     const session = sessionId();

@@ -1,7 +1,7 @@
 /**
  * Tool-argument validation with Ajv. Each schema is compiled once, at registration, and the compiled
- * function is kept with the tool, so no request ever compiles a schema. Schemas declaring JSON Schema
- * 2020-12 use Ajv's 2020 dialect; every other schema uses Ajv's default (draft-07) dialect.
+ * function is kept with the tool, so no request ever compiles a schema. Schemas without `$schema`, or
+ * declaring 2020-12, use Ajv's 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07.
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
@@ -25,14 +25,18 @@ const ajvOptions: Options = {
 let draft07: Ajv | undefined;
 let draft2020: Ajv2020 | undefined;
 
+/**
+ * MCP 2025-11-25 (and 2026-07-28) make JSON Schema 2020-12 the default dialect of tool schemas without
+ * `$schema`; a schema that names draft-07 (or the older drafts Ajv's default class reads) keeps it.
+ */
 function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
   const dialect = schema.$schema;
-  if (typeof dialect === 'string' && dialect.includes('2020-12')) {
-    draft2020 ??= new Ajv2020(ajvOptions);
-    return draft2020;
+  if (typeof dialect === 'string' && /draft-0[467]/.test(dialect)) {
+    draft07 ??= new Ajv(ajvOptions);
+    return draft07;
   }
-  draft07 ??= new Ajv(ajvOptions);
-  return draft07;
+  draft2020 ??= new Ajv2020(ajvOptions);
+  return draft2020;
 }
 
 /** JSON-pointer-ish paths only: caller-chosen property names must not smuggle text into the message. */

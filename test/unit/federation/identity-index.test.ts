@@ -71,8 +71,7 @@ describe('IdentityIndex', () => {
           for (const chunk of chunked(specs.map(normalized), sizes)) {
             sortStandalone(chunk);
             const linked = index.addChunk(chunk);
-            if (!linked)
-              assert.equal(JSON.stringify(chunk.map(single)), JSON.stringify(federate(chunk)));
+            if (!linked) assert.equal(JSON.stringify(chunk.map(single)), JSON.stringify(federate(chunk)));
           }
           assert.equal(JSON.stringify(index.result()), JSON.stringify(reference));
         },
