@@ -14,7 +14,17 @@ import type { DirectoryDocument } from '../lambda/bos/index.js';
 
 /** Reads and validates a directory file; every problem is listed in one `DirectoryDocumentError`. */
 export async function loadDirectoryFile(path: string): Promise<DirectoryDocument> {
-  const text = await readFile(path, 'utf8');
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (error) {
+    throw new DirectoryDocumentError(
+      [`cannot read ${path} (${(error as NodeJS.ErrnoException).code ?? 'error'})`],
+      {
+        cause: error,
+      },
+    );
+  }
   let value: unknown;
   try {
     value = JSON.parse(text);

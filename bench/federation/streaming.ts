@@ -3,8 +3,8 @@
  * DynamoDB Local), side by side in one run on the demo directory and on the synthetic fixture preset
  * (issue 4 "Must show"; DESIGN §8: prints a table and one JSON line; never a timed test).
  *
- * Each round sends the same `bos_execute` → `list_people` call in the People context twice on one warm
- * session: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
+ * Each round sends the same stateless (2026-07-28) `bos_execute` → `list_people` call in the People context
+ * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
  * read) and once without (a client sees its first source page only with the whole JSON response). Targets:
  * streaming ≤ the fastest source's first-page latency + 25 ms, and ≥ 5× earlier than JSON.
  * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2).
@@ -17,9 +17,7 @@ import { startStack } from '../../local/stack.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const warmup = Number(process.env['BENCH_WARMUP'] ?? 2);
-const OPT_IN = {
-  'io.modelcontextprotocol/clientCapabilities': { experimental: { 'bos/source-results/v1': {} } },
-};
+const OPT_IN_CAPABILITIES = { experimental: { 'bos/source-results/v1': {} } };
 const CALL_ARGS = { context_handle: DEMO_PEOPLE_CONTEXT_HANDLE, tool_name: 'list_people', arguments: {} };
 
 interface Caller {
@@ -35,39 +33,22 @@ const median = (values: number[]): number => {
     : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 };
 
-async function openSession(url: string, token: string): Promise<Caller> {
-  const base = {
-    'Content-Type': 'application/json',
-    Accept: 'application/json, text/event-stream',
-    Authorization: `Bearer ${token}`,
+/**
+ * A stateless (2026-07-28) caller: every request carries its own protocol headers and `_meta`, so no
+ * session lookup sits in front of the call and the stream is not written to the session's stream store.
+ */
+function statelessCaller(url: string, token: string): Caller {
+  return {
+    url,
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      Authorization: `Bearer ${token}`,
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': 'bos_execute',
+    },
   };
-  const init = await fetch(url, {
-    method: 'POST',
-    headers: base,
-    body: JSON.stringify({
-      jsonrpc: '2.0',
-      id: 0,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: {},
-        clientInfo: { name: 'bench', version: '1' },
-      },
-    }),
-  });
-  await init.text();
-  const headers = {
-    ...base,
-    'Mcp-Session-Id': init.headers.get('mcp-session-id') ?? '',
-    'MCP-Protocol-Version': '2025-11-25',
-  };
-  const ack = await fetch(url, {
-    method: 'POST',
-    headers,
-    body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }),
-  });
-  await ack.text();
-  return { url, headers };
 }
 
 /** ms from sending until the first source page is readable (streaming) or the JSON response is whole. */
@@ -76,7 +57,15 @@ async function firstPageMs(caller: Caller, id: number, stream: boolean): Promise
     jsonrpc: '2.0',
     id,
     method: 'tools/call',
-    params: { name: 'bos_execute', arguments: CALL_ARGS, ...(stream ? { _meta: OPT_IN } : {}) },
+    params: {
+      name: 'bos_execute',
+      arguments: CALL_ARGS,
+      _meta: {
+        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
+        'io.modelcontextprotocol/clientCapabilities': stream ? OPT_IN_CAPABILITIES : {},
+      },
+    },
   });
   const sentAt = performance.now();
   const response = await fetch(caller.url, { method: 'POST', headers: caller.headers, body });
@@ -118,7 +107,7 @@ async function measure(preset: FixturePresetName): Promise<Scenario> {
     onFunctionLog: () => undefined,
   });
   try {
-    const caller = await openSession(stack.url, stack.devTokens?.['dev-user'] ?? '');
+    const caller = statelessCaller(stack.url, stack.devTokens?.['dev-user'] ?? '');
     const streaming: number[] = [];
     const json: number[] = [];
     for (let round = 0; round < warmup + rounds; round++) {

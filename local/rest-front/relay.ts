@@ -78,6 +78,8 @@ export function relayPayload(
     body.once('end', () => {
       if (settled) return;
       settle('completed');
+      // Flush a pending cork first: on Node 22, end() while corked can drop the corked chunks.
+      if (corked) uncork();
       res.end();
     });
     body.once('error', () => {

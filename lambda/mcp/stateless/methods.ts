@@ -111,9 +111,7 @@ export async function callStatelessMethod(
       if (handler === undefined) throw resourceNotFound(name);
       const round = await beginRound(rt, scope.invocation, method, name, undefined, params);
       const read = await guarded(rt, scope, request, declared, round, (ctx) => handler(name, ctx));
-      const answer: JsonObject = Array.isArray(read)
-        ? { contents: read }
-        : (read as unknown as JsonObject);
+      const answer: JsonObject = Array.isArray(read) ? { contents: read } : (read as unknown as JsonObject);
       if (isObject(answer) && answer.resultType !== 'input_required' && !Array.isArray(answer.contents)) {
         throw new TypeError('resource handler returned no contents array');
       }
