@@ -22,7 +22,8 @@ import { retryInputs } from './validate.js';
 export interface Round {
   inputResponses: JsonObject | undefined;
   requestState: string | undefined;
-  binding: StateBinding;
+  /** The state binding, computed on first use: most calls neither echo nor issue a state. */
+  binding: () => StateBinding;
   isRetry: boolean;
 }
 
@@ -36,11 +37,10 @@ export async function beginRound(
   params: JsonObject | undefined,
 ): Promise<Round> {
   const { inputResponses, requestState } = retryInputs(params);
-  const binding: StateBinding = {
-    subject: invocation.principal?.subject ?? '',
-    digest: requestDigest(method, target, args),
-  };
-  if (requestState !== undefined) await rt.requestStates.redeem(binding, requestState);
+  let bound: StateBinding | undefined;
+  const binding = (): StateBinding =>
+    (bound ??= { subject: invocation.principal?.subject ?? '', digest: requestDigest(method, target, args) });
+  if (requestState !== undefined) await rt.requestStates.redeem(binding(), requestState);
   return {
     inputResponses,
     requestState,
@@ -63,6 +63,6 @@ export async function finishRound(
     const missing = requiredCapabilities(rt, raw.inputRequests, clientCapabilities);
     if (missing !== undefined) throw missingCapabilityError(missing);
   }
-  if (raw.requestState !== undefined) await rt.requestStates.issue(round.binding, raw.requestState);
+  if (raw.requestState !== undefined) await rt.requestStates.issue(round.binding(), raw.requestState);
   return inputRequiredResult(rt, raw, raw.fields._meta, raw.requestState);
 }
