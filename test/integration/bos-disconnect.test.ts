@@ -88,7 +88,10 @@ describe('client disconnect through the local stack', { timeout: 300_000 }, () =
       const abort = traces.find((t) => t.source === source && t.kind === 'abort');
       assert.ok(abort !== undefined, `${source} saw no abort`);
       const lagMs = abort.atMs - abortAt;
-      assert.ok(lagMs <= ABORT_WITHIN_MS, `${source} saw the abort ${lagMs} ms after the client\n${timeline}`);
+      assert.ok(
+        lagMs <= ABORT_WITHIN_MS,
+        `${source} saw the abort ${lagMs} ms after the client\n${timeline}`,
+      );
     }
   });
 
