@@ -38,6 +38,12 @@ export interface PlatformConfig {
   dynamoDbEndpoint?: string;
   /** `AWS_REGION` (set by Lambda). */
   region?: string;
+  /**
+   * `MCP_REQUEST_STATE_SECRET`: HMAC key for 2026-07-28 `requestState` bindings. Every execution
+   * environment must share it, or a multi-round retry reaching another environment is refused.
+   * @default a random per-process secret (retries then only succeed on the environment that issued them)
+   */
+  requestStateSecret?: string;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -158,6 +164,10 @@ export function loadConfig(env: Env): PlatformConfig {
   const authConfig = auth(reader, deployed);
   const dynamoDbEndpoint = reader.url('AWS_ENDPOINT_URL_DYNAMODB', false)?.toString();
   const region = reader.text('AWS_REGION');
+  const requestStateSecret = reader.text('MCP_REQUEST_STATE_SECRET');
+  // HMAC-SHA256 keys shorter than the hash output weaken the binding (RFC 2104 §3).
+  if (requestStateSecret !== undefined && requestStateSecret.length < 32)
+    reader.problems.push('MCP_REQUEST_STATE_SECRET must be at least 32 characters');
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {
     ...config,
@@ -166,5 +176,6 @@ export function loadConfig(env: Env): PlatformConfig {
     ...(authConfig === undefined ? {} : { auth: authConfig }),
     ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
     ...(region === undefined ? {} : { region }),
+    ...(requestStateSecret === undefined ? {} : { requestStateSecret }),
   };
 }

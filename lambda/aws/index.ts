@@ -13,6 +13,7 @@ export { DynamoDbSessionStore } from './dynamodb-session-store.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
 export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
+export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
 export {

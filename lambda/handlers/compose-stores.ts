@@ -6,6 +6,7 @@
 import {
   createDynamoDbClient,
   DynamoDbClientReplyStore,
+  DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
 } from '../aws/index.js';
@@ -15,20 +16,28 @@ import type { McpServerOptions } from '../mcp/index.js';
 /** The store-related part of `McpServerOptions`. */
 export type StoreOptions = Pick<
   McpServerOptions,
-  'sessionStore' | 'sessionTtlMinutes' | 'streamStore' | 'clientReplyStore'
+  | 'sessionStore'
+  | 'sessionTtlMinutes'
+  | 'streamStore'
+  | 'clientReplyStore'
+  | 'requestStateStore'
+  | 'requestStateSecret'
 >;
 
 /** Builds the stores `config` names; one DynamoDB client is shared by all of them. */
 export function composeStores(config: PlatformConfig): StoreOptions {
   const tableName = config.sessions.tableName;
   const streamTable = config.streams.tableName;
+  const secret =
+    config.requestStateSecret === undefined ? {} : { requestStateSecret: config.requestStateSecret };
   if (tableName === undefined && streamTable === undefined)
-    return { sessionTtlMinutes: config.sessions.ttlMinutes };
+    return { sessionTtlMinutes: config.sessions.ttlMinutes, ...secret };
   const client = createDynamoDbClient({
     ...(config.dynamoDbEndpoint === undefined ? {} : { endpoint: config.dynamoDbEndpoint }),
     ...(config.region === undefined ? {} : { region: config.region }),
   });
   return {
+    ...secret,
     ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
     sessionTtlMinutes: config.sessions.ttlMinutes,
     // A session's next request may land on any execution environment, so replay events and client
@@ -42,6 +51,8 @@ export function composeStores(config: PlatformConfig): StoreOptions {
             ttlMinutes: config.streams.ttlMinutes,
           }),
           clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+          // The single-use ledger of 2026-07-28 requestState bindings, for the same reason.
+          requestStateStore: new DynamoDbRequestStateStore(client, streamTable),
         }),
   };
 }

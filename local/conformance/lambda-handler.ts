@@ -10,6 +10,7 @@ import {
   createDynamoDbClient,
   createInvocation,
   DynamoDbClientReplyStore,
+  DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
   internalErrorResponse,
@@ -23,7 +24,6 @@ import type { RestProxyEvent, StreamingResult } from '../../lambda/aws/index.js'
 import { createJsonLogger } from '../../lambda/mcp/index.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
 import { createConformanceApp } from './app.js';
-import { LocalDynamoRequestStateStore } from './request-state-store.js';
 
 const logger = createJsonLogger({ base: { component: 'conformance' } });
 let app: McpServer | undefined;
@@ -49,7 +49,7 @@ function compose(): McpServer {
             streamStore: new DynamoDbStreamStore({ client, tableName: streamTable }),
             clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
             // Multi-round retries may reach another environment: shared ledger and shared secret.
-            requestStateStore: new LocalDynamoRequestStateStore(client, streamTable),
+            requestStateStore: new DynamoDbRequestStateStore(client, streamTable),
             requestStateSecret: 'local-conformance-only',
           }),
     },

@@ -12,6 +12,7 @@ import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   createDynamoDbClient,
   DynamoDbClientReplyStore,
+  DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
   StreamStoreError,
@@ -209,6 +210,31 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', () => {
       [{ result: { action: 'accept' } }],
     );
     assert.equal(await replies.take(session, 'srv-1'), undefined);
+  });
+
+  it('redeems an issued requestState binding once, even for concurrent retries from two environments', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // Prepare: two store objects with their own clients stand for two execution environments.
+    const otherClient = createDynamoDbClient({ endpoint: db!.endpoint, requestTimeoutMs: TIMEOUT });
+    const issuer = new DynamoDbRequestStateStore(client, STREAMS);
+    const other = new DynamoDbRequestStateStore(otherClient, STREAMS);
+    const key = `k-${Math.random().toString(36).slice(2)}`;
+    await issuer.put(key, Date.now() + 60_000);
+    // Act
+    const taken = await Promise.all([issuer.take(key, Date.now()), other.take(key, Date.now())]);
+    // Assess
+    assert.deepEqual(taken.filter(Boolean), [true]);
+    assert.equal(await other.take(key, Date.now()), false);
+    otherClient.destroy();
+  });
+
+  it('refuses an expired requestState binding that the TTL sweep has not removed yet', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    const store = new DynamoDbRequestStateStore(client, STREAMS);
+    const key = `k-${Math.random().toString(36).slice(2)}`;
+    await store.put(key, Date.now() + 1000);
+    assert.equal(await store.take(key, Date.now() + 5000), false);
+    assert.equal(await store.take(key, Date.now()), false, 'an expired binding is consumed, not revived');
   });
 
   it('treats a client reply past its retention as absent', async (t) => {

@@ -101,6 +101,15 @@ describe('environment configuration', () => {
     ]);
   });
 
+  it('takes a shared requestState secret and refuses one too short for HMAC-SHA256', () => {
+    const secret = 'x'.repeat(32);
+    assert.equal(loadConfig({ MCP_REQUEST_STATE_SECRET: secret }).requestStateSecret, secret);
+    assert.equal(loadConfig({}).requestStateSecret, undefined);
+    assert.deepEqual(problemsOf({ MCP_REQUEST_STATE_SECRET: 'short' }), [
+      'MCP_REQUEST_STATE_SECRET must be at least 32 characters',
+    ]);
+  });
+
   it('rejects half-configured token validation locally', () => {
     assert.deepEqual(problemsOf({ AUTH_ISSUER: 'https://issuer.example.com/' }), [
       'AUTH_AUDIENCE, AUTH_JWKS_URL must be set together with AUTH_ISSUER',

@@ -1,19 +1,19 @@
 /**
- * A `RequestStateStore` on the local stack's DynamoDB streams table, for `CONFORMANCE_VIA=lambda` only:
- * the local stack runs several execution environments, and a multi-round retry may reach any of them,
- * so the single-use ledger must be shared (docs/mcp-runtime.md "Multi-round input"). Items live in one
- * partition (`sessionId = "request-state"`) under sort key `state#<key>` with `expiresAt` (epoch
- * seconds, the table's TTL attribute). This is test wiring, not the deployable store: the runtime only
- * defines the port, and the DynamoDB-backed production store is separate work.
+ * The runtime's `RequestStateStore` on the DynamoDB streams table: a 2026-07-28 multi-round retry may
+ * reach any execution environment, so the single-use ledger of issued `requestState` bindings must be
+ * shared (docs/mcp-runtime.md "Multi-round input"). Items live in one partition
+ * (`sessionId = "request-state"`) under sort key `state#<key>` — the key is an HMAC digest, never the
+ * state — with `expiresAt` (epoch seconds, the table's TTL attribute). Expiry is checked on read because
+ * DynamoDB's TTL sweep deletes late.
  */
 import { DeleteItemCommand, PutItemCommand } from '@aws-sdk/client-dynamodb';
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import type { RequestStateStore } from '../../lambda/mcp/index.js';
+import type { RequestStateStore } from '../mcp/index.js';
 
 const PARTITION = 'request-state';
 
-/** Shared single-use ledger for the local conformance Lambda. */
-export class LocalDynamoRequestStateStore implements RequestStateStore {
+/** Shared single-use ledger of issued `requestState` bindings. */
+export class DynamoDbRequestStateStore implements RequestStateStore {
   readonly #client: DynamoDBClient;
   readonly #table: string;
 
