@@ -1,25 +1,109 @@
 /**
- * DynamoDB for the local stack: DynamoDB Local (`local/dynamodb-local.ts`) with the platform's tables created
- * from `lib/table-schemas.ts`, and the function environment that names them (DESIGN §6).
+ * DynamoDB for the local stack: DynamoDB Local (`local/dynamodb-local.ts`) with the platform's tables, and the
+ * function environment that names them (DESIGN §6). Both come from the synthesized CDK template
+ * (`local/local-template.ts`), so a schema or environment change in `lib/` is automatically the local one:
+ * local equals deployed.
  */
+import {
+  CreateTableCommand,
+  ResourceInUseException,
+  UpdateTimeToLiveCommand,
+} from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient } from '../lambda/aws/index.js';
 import { tableSchemas } from '../lib/table-schemas.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
+import { loadLocalTemplate } from './local-template.js';
+import { platformFunction, readTemplateTables } from './template-tables.js';
+import type { TemplateTable } from './template-tables.js';
 
-/** Prefix of local table names (`<prefix><schema id>`). */
+/** Prefix of local table names (`<prefix><table id>`). */
 export const LOCAL_TABLE_PREFIX = 'bos-mcp-local-';
+
+/**
+ * Variables the local stack owns (local URLs, local origins, the dev issuer): the template's values for them
+ * are deployment placeholders or CloudFormation references.
+ */
+const LOCALLY_OWNED = new Set([
+  'MCP_ENDPOINT',
+  'MCP_ALLOWED_ORIGINS',
+  'AUTH_ISSUER',
+  'AUTH_AUDIENCE',
+  'AUTH_JWKS_URL',
+]);
 
 /** Running DynamoDB Local with the platform tables. */
 export interface LocalTables {
   endpoint: string;
-  /** `MCP_SESSION_TABLE`, … and `AWS_ENDPOINT_URL_DYNAMODB` (read by the AWS SDK and by `loadConfig`). */
+  /**
+   * The deployed function's environment as the template states it (table names made local), plus
+   * `AWS_ENDPOINT_URL_DYNAMODB` (read by the AWS SDK and by `loadConfig`).
+   */
   environment: Record<string, string>;
   stop(): Promise<void>;
 }
 
-/** Starts DynamoDB Local (in memory, free port) and creates every platform table. */
+/** Local name of a template table: the schema id its environment variable belongs to, else its logical id. */
+export function localTableName(table: TemplateTable): string {
+  const schema = tableSchemas.find((candidate) => table.environmentVariables.includes(candidate.envVar));
+  return `${LOCAL_TABLE_PREFIX}${schema?.id ?? table.logicalId}`;
+}
+
+/** Creates each template table (keys, billing, TTL) as CloudFormation would; existing tables are kept. */
+export async function createTemplateTables(
+  endpoint: string,
+  tables: readonly TemplateTable[],
+): Promise<void> {
+  const client = createDynamoDbClient({ endpoint, maxAttempts: 3, requestTimeoutMs: 10_000 });
+  try {
+    for (const table of tables) {
+      const TableName = localTableName(table);
+      try {
+        await client.send(
+          new CreateTableCommand({
+            TableName,
+            KeySchema: [...table.keySchema],
+            AttributeDefinitions: [...table.attributeDefinitions],
+            BillingMode: table.billingMode === 'PAY_PER_REQUEST' ? 'PAY_PER_REQUEST' : 'PROVISIONED',
+            ...(table.billingMode === 'PAY_PER_REQUEST'
+              ? {}
+              : { ProvisionedThroughput: { ReadCapacityUnits: 5, WriteCapacityUnits: 5 } }),
+          }),
+        );
+        if (table.timeToLiveAttribute !== undefined)
+          await client.send(
+            new UpdateTimeToLiveCommand({
+              TableName,
+              TimeToLiveSpecification: { AttributeName: table.timeToLiveAttribute, Enabled: true },
+            }),
+          );
+      } catch (error) {
+        if (!(error instanceof ResourceInUseException)) throw error;
+      }
+    }
+  } finally {
+    client.destroy();
+  }
+}
+
+/** Starts DynamoDB Local (in memory, free port) and creates every table of the synthesized template. */
 export async function startLocalTables(): Promise<LocalTables> {
-  const local = await startDynamoDbLocal({ tables: { schemas: tableSchemas, prefix: LOCAL_TABLE_PREFIX } });
-  const environment: Record<string, string> = { AWS_ENDPOINT_URL_DYNAMODB: local.endpoint };
-  for (const schema of tableSchemas) environment[schema.envVar] = `${LOCAL_TABLE_PREFIX}${schema.id}`;
-  return { endpoint: local.endpoint, environment, stop: () => local.stop() };
+  // The template is cached per lib/ content; a cold synth runs while DynamoDB Local's JVM starts.
+  const [local, template] = await Promise.all([startDynamoDbLocal(), loadLocalTemplate()]);
+  try {
+    const { tables, functions } = readTemplateTables(template);
+    await createTemplateTables(local.endpoint, tables);
+    const environment: Record<string, string> = {};
+    const fn = platformFunction({ tables, functions });
+    const names = new Map(tables.map((table) => [table.logicalId, localTableName(table)]));
+    for (const [name, value] of Object.entries(fn?.environment ?? {})) {
+      if (LOCALLY_OWNED.has(name)) continue;
+      if (value.kind === 'literal') environment[name] = value.value;
+      else if (value.kind === 'table') environment[name] = names.get(value.logicalId) ?? '';
+    }
+    environment.AWS_ENDPOINT_URL_DYNAMODB = local.endpoint;
+    return { endpoint: local.endpoint, environment, stop: () => local.stop() };
+  } catch (error) {
+    await local.stop();
+    throw error;
+  }
 }

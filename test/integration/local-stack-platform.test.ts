@@ -19,9 +19,10 @@ describe('the demo entry on the local stack', { timeout: 180_000 }, () => {
     stack = await startStack({
       handlerEntry: 'lambda/handlers/demo.ts',
       bundleDir: '.local/test-bundles/local-stack-platform',
-      // Sessions in DynamoDB Local as on the platform; the demo server has no authentication.
+      // Everything the platform entry gets: sessions in DynamoDB Local, and the issuer's AUTH_* variables
+      // the deployed-mode configuration requires (the demo server itself checks no token).
       dynamodb: true,
-      auth: false,
+      auth: true,
       poolSize: 2,
       timeoutSeconds: 60,
       onFunctionLog: () => undefined,
