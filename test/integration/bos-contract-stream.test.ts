@@ -20,7 +20,6 @@ describe('bos/source-results/v1 through the local stack: §3–§6', { timeout: 
   let bos: BosStack;
   let token: string;
   let sessionId: string;
-  let initializeResult: Record<string, unknown>;
   /** The contract's template: `bos_execute` → `list_people` in the People context, id "search-1". */
   let execute: ReadStream;
   /** A direct `search_people` call with an integer id. */
@@ -37,7 +36,7 @@ describe('bos/source-results/v1 through the local stack: §3–§6', { timeout: 
   before(async () => {
     bos = await startBosStack({ name: 'bos-contract-stream', env: { BOS_FIXTURE_LATENCY_SCALE: '0.25' } });
     token = bos.token('dev-user');
-    ({ sessionId, result: initializeResult } = await openSession(bos.url, token));
+    ({ sessionId } = await openSession(bos.url, token));
     execute = await readStream(
       await call(
         toolCall(

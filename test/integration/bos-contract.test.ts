@@ -10,11 +10,11 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpHttpClient } from '../../client/index.js';
 import { DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
-import { CODES, executeArgs, PEOPLE_CONTEXT, PEOPLE_SOURCES } from '../helpers/bos-contract-fixture.js';
+import { executeArgs } from '../helpers/bos-contract-fixture.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { Message, ReadStream } from '../helpers/bos-stream.js';
-import { operationResultOf, pairKey, provenanceKey, readStream } from '../helpers/bos-stream.js';
+import { operationResultOf, readStream } from '../helpers/bos-stream.js';
 
 describe('bos/source-results/v1 through the local stack: §1–§2', { timeout: 600_000 }, () => {
   let bos: BosStack;

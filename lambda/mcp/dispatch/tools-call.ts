@@ -6,16 +6,16 @@
  */
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
 import type { Responder } from '../http-responses.js';
-import { errorJson, isObject, notificationJson, requestJson, resultJson } from '../json-rpc.js';
+import { errorJson, isObject, requestJson, resultJson } from '../json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
 import { SseStream } from '../sse/index.js';
+import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
 import { preflight, runTool } from '../tool-runner.js';
 import type { ToolOutcome } from '../tool-runner.js';
 import type {
   JsonObject,
   JsonRpcRequest,
-  JsonValue,
   LoggingLevel,
   McpRequestContext,
   SessionRecord,
@@ -23,7 +23,6 @@ import type {
 } from '../types.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from './context.js';
-import { loggingLevels } from './methods.js';
 
 /** A buffered JSON body, or a ready SSE response. */
 export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: Response };
@@ -31,14 +30,6 @@ export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; re
 /** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
 const defaultLogLevel: LoggingLevel = 'info';
 const defaultClientRequestTimeoutMs = 60_000;
-
-function progressToken(meta: JsonObject): string | number | undefined {
-  const token = meta.progressToken;
-  // MCP: "progressToken ... MUST be a string or integer".
-  return typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token))
-    ? token
-    : undefined;
-}
 
 function answer(id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
   return outcome.ok ? resultJson(id, outcome.result) : errorJson(id, outcome.error);
@@ -172,34 +163,10 @@ function streamingContext(
   signal: AbortSignal,
   resumable: boolean,
 ): StreamingToolContext {
-  const token = progressToken(base.meta);
-  const threshold = loggingLevels.indexOf(
-    (session.data[SessionKey.logLevel] as LoggingLevel) ?? defaultLogLevel,
-  );
+  const level = (session.data[SessionKey.logLevel] as LoggingLevel | undefined) ?? defaultLogLevel;
   return {
     ...base,
-    progress(progress: number, total?: number, message?: string): void {
-      if (token === undefined) return;
-      // Keys in alphabetical order, as fixture sse-resumable-replay.json pins the exact data string.
-      const params: JsonObject = {};
-      if (message !== undefined) params.message = message;
-      params.progress = progress;
-      params.progressToken = token;
-      if (total !== undefined) params.total = total;
-      sse.send(notificationJson('notifications/progress', params));
-    },
-    log(level: LoggingLevel, data: JsonValue, logger?: string): void {
-      if (loggingLevels.indexOf(level) < threshold) return;
-      const params: JsonObject = logger === undefined ? { data, level } : { data, level, logger };
-      sse.send(notificationJson('notifications/message', params));
-    },
-    notify(notification: { method: string; params?: JsonObject }): void {
-      sse.send(notificationJson(notification.method, notification.params));
-    },
-    comment(text: string): void {
-      sse.comment(text);
-    },
-    ready: () => sse.ready(),
+    ...toolEmitters(sse, base.meta, logThreshold(level)),
     closeStream(): void {
       // Closing a stream nobody can resume would only lose the rest of the call.
       if (resumable) sse.close();

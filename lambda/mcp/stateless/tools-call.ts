@@ -7,18 +7,16 @@
  */
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, notificationJson, resultJson } from '../json-rpc.js';
-import { loggingLevels } from '../dispatch/methods.js';
+import { errorJson, isObject, resultJson } from '../json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
+import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
 import { preflight, runTool } from '../tool-runner.js';
 import type { ToolOutcome } from '../tool-runner.js';
 import type { Responder } from '../http-responses.js';
 import type {
   JsonObject,
   JsonRpcRequest,
-  JsonValue,
-  LoggingLevel,
   McpRequestContext,
   StreamingToolContext,
   ToolResult,
@@ -169,34 +167,10 @@ function streamingContext(
   declared: RequestMeta,
   sse: SseStream,
 ): StreamingToolContext {
-  const token = base.meta.progressToken;
-  const progressToken =
-    typeof token === 'string' || (typeof token === 'number' && Number.isInteger(token)) ? token : undefined;
-  // Without `_meta` logLevel the server MUST NOT emit notifications/message (mcp-2026-notes §1.2).
-  const threshold = declared.logLevel === undefined ? Infinity : loggingLevels.indexOf(declared.logLevel);
   return {
     ...base,
-    progress(progress: number, total?: number, message?: string): void {
-      if (progressToken === undefined) return;
-      const params: JsonObject = {};
-      if (message !== undefined) params.message = message;
-      params.progress = progress;
-      params.progressToken = progressToken;
-      if (total !== undefined) params.total = total;
-      sse.send(notificationJson('notifications/progress', params));
-    },
-    log(level: LoggingLevel, data: JsonValue, logger?: string): void {
-      if (loggingLevels.indexOf(level) < threshold) return;
-      const params: JsonObject = logger === undefined ? { data, level } : { data, level, logger };
-      sse.send(notificationJson('notifications/message', params));
-    },
-    notify(notification: { method: string; params?: JsonObject }): void {
-      sse.send(notificationJson(notification.method, notification.params));
-    },
-    comment(text: string): void {
-      sse.comment(text);
-    },
-    ready: () => sse.ready(),
+    // Without `_meta` logLevel the server MUST NOT emit notifications/message (mcp-2026-notes §1.2).
+    ...toolEmitters(sse, base.meta, logThreshold(declared.logLevel)),
     request: noServerRequests,
   };
 }
