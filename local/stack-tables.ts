@@ -13,6 +13,7 @@ import { createDynamoDbClient } from '../lambda/aws/index.js';
 import { tableSchemas } from '../lib/table-schemas.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { loadLocalTemplate } from './local-template.js';
+import { demoDirectoryDocument, seedDirectory } from './seed-directory-lib.js';
 import { platformFunction, readTemplateTables } from './template-tables.js';
 import type { TemplateTable } from './template-tables.js';
 
@@ -101,6 +102,10 @@ export async function startLocalTables(): Promise<LocalTables> {
       else if (value.kind === 'table') environment[name] = names.get(value.logicalId) ?? '';
     }
     environment.AWS_ENDPOINT_URL_DYNAMODB = local.endpoint;
+    // The platform reads its directory from BOS_DIRECTORY_TABLE: load the embedded demo directory into it.
+    const directory = environment.BOS_DIRECTORY_TABLE;
+    if (directory !== undefined)
+      await seedDirectory(demoDirectoryDocument(), { table: directory, endpoint: local.endpoint });
     return { endpoint: local.endpoint, environment, stop: () => local.stop() };
   } catch (error) {
     await local.stop();

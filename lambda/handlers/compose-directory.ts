@@ -1,6 +1,7 @@
 /**
  * The tenancy directory, source credentials and the deployed-issuer guard from configuration (issue 7).
- * Not yet called by `compose-platform.ts` (owned by another change): see docs/bos.md "Wiring".
+ * `compose-platform.ts` uses the directory and the guard; sources still come from the fixture presets
+ * (docs/bos.md "Wiring").
  */
 import {
   createDynamoDbClient,

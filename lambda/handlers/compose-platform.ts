@@ -3,8 +3,9 @@
  * `createBosPlatform`. Runs once per execution environment, on the first invocation.
  */
 import { ConfigError, loadConfig } from '../aws/index.js';
-import { BOS_READ_SCOPE, createBosPlatform, createDemoDirectory, createJwtVerifier } from '../bos/index.js';
+import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
+import { assertDeployableAuth, composeDirectory } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
@@ -38,9 +39,12 @@ export function composePlatform(
       : []),
   ];
   if (config.endpoint === undefined || config.auth === undefined) throw new ConfigError(missing);
+  // A real deployment must never trust the local dev issuer (issue 7); the local stack is exempt.
+  assertDeployableAuth(config);
 
   const platform = createBosPlatform({
-    directory: createDemoDirectory(),
+    // BOS_DIRECTORY_TABLE when set (grants re-read on every call), else the embedded demo directory.
+    directory: composeDirectory(config),
     sources: composeSources(config, env, logger),
     verifier: createJwtVerifier({
       issuer: config.auth.issuer,
