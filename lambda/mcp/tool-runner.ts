@@ -14,9 +14,11 @@ import {
 import { guardedCall } from './guarded-call.js';
 import type { GuardOptions } from './guarded-call.js';
 import { describeError } from './logger.js';
+import type { Runtime } from './runtime.js';
 import type {
   JsonObject,
   Logger,
+  McpInvocationContext,
   McpRequestContext,
   StreamingToolOptions,
   ToolResult,
@@ -33,6 +35,30 @@ export interface RunToolOptions extends GuardOptions {
   logger: Logger;
   /** Turns the handler's result into the wire `result`. @default sessionfulToolResult */
   shapeResult?: (result: ToolResult) => JsonObject;
+}
+
+/**
+ * The lifecycle options of one `tools/call` in either protocol shape: the tool's own timeout (else the
+ * server's), the invocation deadline and disconnect signal, and the runtime's clock, logger and telemetry.
+ */
+export function toolRunOptions(
+  rt: Runtime,
+  invocation: McpInvocationContext,
+  name: string,
+  timeoutMs: number | undefined,
+  controller: AbortController,
+): RunToolOptions {
+  return {
+    controller,
+    timeoutMs: timeoutMs ?? rt.options.toolTimeoutMs,
+    deadline: invocation.deadline,
+    deadlineReserveMs: rt.options.deadlineReserveMs,
+    external: invocation.signal,
+    clock: rt.clock,
+    logger: rt.logger,
+    name,
+    telemetry: rt.telemetry,
+  };
 }
 
 /**

@@ -12,6 +12,7 @@ import { SessionKey } from '../session-manager.js';
 import { supportedVersions } from '../shape.js';
 import type {
   CompletionRequest,
+  CompletionResult,
   JsonObject,
   JsonRpcRequest,
   LoggingLevel,
@@ -134,6 +135,16 @@ export function completionRequest(params: JsonObject | undefined): CompletionReq
   throw new InvalidParamsError('Invalid params: unsupported completion reference');
 }
 
+/** The `completion` object of a result: at most 100 values (MCP), `hasMore` when the hook said so or we cut. */
+export function completionPayload(result: CompletionResult): JsonObject {
+  const values = Array.isArray(result.values) ? result.values.slice(0, 100) : [];
+  const completion: JsonObject = { values };
+  if (result.total !== undefined) completion.total = result.total;
+  if (result.hasMore !== undefined || values.length < result.values.length)
+    completion.hasMore = result.hasMore ?? true;
+  return completion;
+}
+
 /** Dispatches one session-ful request (not initialize, not tools/call). */
 export async function callMethod(
   rt: Runtime,
@@ -196,12 +207,7 @@ export async function callMethod(
       if (hook === undefined)
         throw new InvalidParamsError(`Invalid params: no completion handler for ${req.ref.type}`);
       const result = await withRequestSignal(rt, scope, session, request, timeout, (ctx) => hook(req, ctx));
-      const values = Array.isArray(result.values) ? result.values.slice(0, 100) : [];
-      const completion: JsonObject = { values };
-      if (result.total !== undefined) completion.total = result.total;
-      if (result.hasMore !== undefined || result.values.length > 100)
-        completion.hasMore = result.hasMore ?? true;
-      return { completion };
+      return { completion: completionPayload(result) };
     }
     case 'logging/setLevel': {
       if (!rt.loggingEnabled()) break;

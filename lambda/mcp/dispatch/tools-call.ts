@@ -11,7 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool } from '../tool-runner.js';
+import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
 import type { ToolOutcome } from '../tool-runner.js';
 import type {
   JsonObject,
@@ -66,17 +66,7 @@ export async function callTool(
   const controller = new AbortController();
   const untrack = rt.inFlight.add(session.sessionId, request.id, controller);
   const base = requestContext(scope, session, request.id, params, controller.signal);
-  const guard = {
-    controller,
-    timeoutMs: entry.timeoutMs ?? rt.options.toolTimeoutMs,
-    deadline: scope.invocation.deadline,
-    deadlineReserveMs: rt.options.deadlineReserveMs,
-    external: scope.invocation.signal,
-    clock: rt.clock,
-    logger: rt.logger,
-    name,
-    telemetry: rt.telemetry,
-  };
+  const guard = toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller);
 
   if (!entry.streaming) {
     try {

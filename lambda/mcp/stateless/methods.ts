@@ -5,7 +5,7 @@
  * are -32601 (HTTP 404). Each returns the wire `result` or throws an `McpError`.
  */
 import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
-import { completionRequest, promptResult } from '../dispatch/methods.js';
+import { completionPayload, completionRequest, promptResult } from '../dispatch/methods.js';
 import type { RequestScope } from '../dispatch/index.js';
 import { guardedCall } from '../guarded-call.js';
 import { isObject } from '../json-rpc.js';
@@ -140,12 +140,7 @@ export async function callStatelessMethod(
       if (hook === undefined)
         throw new InvalidParamsError(`Invalid params: no completion handler for ${req.ref.type}`);
       const result = await guarded(rt, scope, request, declared, undefined, (ctx) => hook(req, ctx));
-      const values = Array.isArray(result.values) ? result.values.slice(0, 100) : [];
-      const completion: JsonObject = { values };
-      if (result.total !== undefined) completion.total = result.total;
-      if (result.hasMore !== undefined || values.length < result.values.length)
-        completion.hasMore = result.hasMore ?? true;
-      return completeResult(rt, { completion });
+      return completeResult(rt, { completion: completionPayload(result) });
     }
     default:
       break;

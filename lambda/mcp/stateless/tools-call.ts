@@ -11,7 +11,7 @@ import { errorJson, isObject, resultJson } from '../json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool } from '../tool-runner.js';
+import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
 import type { ToolOutcome } from '../tool-runner.js';
 import type { Responder } from '../http-responses.js';
 import type {
@@ -104,15 +104,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   const controller = new AbortController();
   const base = statelessContext(scope, request.id, declared, controller.signal, round);
   const guard = {
-    controller,
-    timeoutMs: entry.timeoutMs ?? rt.options.toolTimeoutMs,
-    deadline: scope.invocation.deadline,
-    deadlineReserveMs: rt.options.deadlineReserveMs,
-    external: scope.invocation.signal,
-    clock: rt.clock,
-    logger: rt.logger,
-    name,
-    telemetry: rt.telemetry,
+    ...toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller),
     shapeResult: passThrough,
   };
   const json = async (outcome: ToolOutcome): Promise<Response> => {
