@@ -1,7 +1,8 @@
-import { createLocalJWKSet, createRemoteJWKSet, jwtVerify } from 'jose';
-import type { JSONWebKeySet, JWTPayload } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
+import type { FetchImplementation, JSONWebKeySet, JWTPayload } from 'jose';
 import type { Principal } from '../../mcp/index.js';
 import { AuthError, BosConfigError } from '../errors.js';
+import { fetchJwks } from './jwks-fetch.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import { tokenFailure } from './token-failure.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -58,6 +59,8 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
           timeoutDuration: options.remote?.timeoutMs ?? 2_000,
           cooldownDuration: options.remote?.cooldownMs ?? 30_000,
           cacheMaxAge: options.remote?.cacheMaxAgeMs ?? 600_000,
+          // jose reads only `status` and `json()` of what its fetch returns (jwks/remote.js).
+          [customFetch]: fetchJwks as unknown as FetchImplementation,
         })
       : createLocalJWKSet(options.jwks);
   const clockTolerance = options.clockToleranceSeconds ?? 60;

@@ -1,7 +1,9 @@
 /**
- * Tool-argument validation with Ajv. Each schema is compiled once, at registration, and the compiled
- * function is kept with the tool, so no request ever compiles a schema. Schemas without `$schema`, or
- * declaring 2020-12, use Ajv's 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07.
+ * Tool-argument validation with Ajv. Each schema is compiled once, on its tool's first call, and the
+ * compiled function is kept with the tool. Compiling is the costliest part of Ajv (code generation plus
+ * the meta-schema check), and a cold start that answers `initialize` or `tools/list` needs none of it, so
+ * registration only checks the schema's shape. Schemas without `$schema`, or declaring 2020-12, use Ajv's
+ * 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07.
  */
 import { Ajv } from 'ajv';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
@@ -51,11 +53,33 @@ function describe(error: ErrorObject | undefined): string {
   return `Invalid params: arguments${safePath(error.instancePath)} ${error.message ?? 'are invalid'}`;
 }
 
+/** Raised at registration for an input schema that is not a JSON object describing an object. */
+export class ToolSchemaError extends Error {
+  override readonly name = 'ToolSchemaError';
+  readonly code = 'invalid_tool_schema';
+}
+
 /**
- * Compiles `schema` into an `ArgsValidator`. Throws (at registration time) when the schema itself is
- * invalid, so a broken tool never reaches a client.
+ * MCP: a tool's `inputSchema` is a JSON Schema object whose `type` is `"object"` (tool arguments are
+ * always an object). Checked at registration so an obviously broken tool never reaches `tools/list`.
+ */
+function assertToolSchema(schema: JsonObject): void {
+  if (typeof schema !== 'object' || schema === null || Array.isArray(schema))
+    throw new ToolSchemaError('inputSchema must be a JSON object');
+  if (schema.type !== 'object') throw new ToolSchemaError('inputSchema.type must be "object"');
+}
+
+/**
+ * Makes the `ArgsValidator` of `schema`: the shape is checked now (throws {@link ToolSchemaError}), the
+ * schema is compiled on the first validation. A schema Ajv then rejects makes that call throw a plain
+ * error, which the dispatcher answers as -32603 with a sanitized message (a server bug, never the
+ * caller's); `test/unit/bos/tools.test.ts` compiles every platform tool schema so ours never do.
  */
 export function compileValidator(schema: JsonObject): ArgsValidator {
-  const validate: ValidateFunction = ajvFor(schema).compile(schema);
-  return (args) => (validate(args) ? undefined : describe(validate.errors?.[0]));
+  assertToolSchema(schema);
+  let validate: ValidateFunction | undefined;
+  return (args) => {
+    validate ??= ajvFor(schema).compile(schema);
+    return validate(args) ? undefined : describe(validate.errors?.[0]);
+  };
 }

@@ -1,7 +1,7 @@
 /**
  * Tool registry. Definitions are kept verbatim (JSON Schema 2020-12 `$schema`, outputSchema,
  * annotations, icons, execution.taskSupport) and returned as registered by `tools/list`; the argument
- * validator is compiled here, once.
+ * validator is made here and compiles its schema on the tool's first call (`schema-validator.ts`).
  */
 import type { StreamingToolHandler, StreamingToolOptions, ToolDef, ToolHandler } from '../types.js';
 import { compileValidator } from './schema-validator.js';

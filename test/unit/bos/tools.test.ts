@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
 import type { Harness, Session } from './platform-harness.js';
 import { createHarness } from './platform-harness.js';
@@ -59,6 +60,17 @@ describe('discovery of the extension (contract §1)', () => {
       'search_people',
     ]);
     for (const tool of list.result.tools) assert.equal(tool._meta?.['bos/effect'], 'read', tool.name);
+  });
+
+  it('lists input schemas that are valid JSON Schema 2020-12 (the runtime compiles them on first call)', async () => {
+    const list = (await (await session.rpc('tools/list', {})).json()) as {
+      result: { tools: { name: string; inputSchema: Record<string, unknown> }[] };
+    };
+    const ajv = new Ajv2020({ strict: true, validateFormats: false });
+    for (const tool of list.result.tools) {
+      assert.equal(ajv.validateSchema(tool.inputSchema), true, `${tool.name}: ${ajv.errorsText()}`);
+      assert.doesNotThrow(() => ajv.compile(tool.inputSchema), tool.name);
+    }
   });
 });
 

@@ -87,6 +87,24 @@ describe('tools', () => {
     );
   });
 
+  it('compiles a schema on first call: a nested schema Ajv rejects answers -32603 without its text, never a handler run', async () => {
+    const server = makeServer();
+    let runs = 0;
+    server.registerTool(
+      { name: 'broken', inputSchema: { type: 'object', properties: { a: { type: 'nonsense' } } } },
+      () => {
+        runs += 1;
+        return Promise.resolve({ content: [] });
+      },
+    );
+    const session = await initialize(server);
+    assert.equal((await call(server, session, 'tools/list')).result.tools.length, 1);
+    const answer = await call(server, session, 'tools/call', { name: 'broken', arguments: { a: 1 } });
+    assert.equal(answer.error.code, -32603);
+    assert.doesNotMatch(JSON.stringify(answer), /nonsense|JSON type/);
+    assert.equal(runs, 0);
+  });
+
   it('never emits 2026-07-28 result fields in the session-ful shape', async () => {
     const server = makeServer();
     server.registerTool({ name: 'modern', inputSchema: { type: 'object' } }, () =>
