@@ -1,22 +1,25 @@
-import { Ajv } from 'ajv';
-import type { ErrorObject, ValidateFunction } from 'ajv';
+import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
 import { InvalidParamsError } from '../../mcp/index.js';
 import type { JsonObject, JsonValue } from '../../mcp/index.js';
 
 /**
  * Validates tool arguments against a JSON Schema and answers -32602 with a safe summary on failure.
  * One ajv instance and one compiled validator per schema object, made lazily on first use (no
- * import-time work, STYLE habit 6).
+ * import-time work, STYLE habit 6): even the library is imported on the first validation, so a cold
+ * start that never validates (`initialize`, `tools/list`) never evaluates it.
  */
-export function createArgumentValidator(): (schema: JsonObject, args: JsonValue | undefined) => JsonObject {
-  let ajv: Ajv | undefined;
+export function createArgumentValidator(): (
+  schema: JsonObject,
+  args: JsonValue | undefined,
+) => Promise<JsonObject> {
+  let ajv: Promise<Ajv> | undefined;
   const compiled = new WeakMap<JsonObject, ValidateFunction>();
 
-  return (schema, args) => {
-    ajv ??= new Ajv({ allErrors: false, strict: true });
+  return async (schema, args) => {
+    ajv ??= import('ajv').then(({ Ajv: Draft07 }) => new Draft07({ allErrors: false, strict: true }));
     let validate = compiled.get(schema);
     if (validate === undefined) {
-      validate = ajv.compile(schema);
+      validate = (await ajv).compile(schema);
       compiled.set(schema, validate);
     }
     const value = args ?? {};

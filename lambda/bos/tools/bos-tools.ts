@@ -85,18 +85,19 @@ const executeDef: ToolDef = {
 /** `bos_list_contexts`, `bos_list_tools` and `bos_execute`. */
 export function bosTools(deps: BosToolDeps): BosTool[] {
   const listContexts: StreamingToolHandler = async (args, ctx) => {
-    deps.validate(listContextsDef.inputSchema, args);
+    await deps.validate(listContextsDef.inputSchema, args);
     const grants = ctx.principal ? await deps.directory.contextsFor(ctx.principal) : [];
     return plainResult({ contexts: grants.map((g) => contextObject(g.context)) }, ctx);
   };
 
-  const listContextsChecks = (args: JsonObject): Promise<void> => {
-    deps.validate(listContextsDef.inputSchema, args);
-    return Promise.resolve();
+  const listContextsChecks = async (args: JsonObject): Promise<void> => {
+    await deps.validate(listContextsDef.inputSchema, args);
   };
 
   const listToolsGrant = async (args: JsonObject, ctx: McpRequestContext) => {
-    const { context_handle } = deps.validate(listToolsDef.inputSchema, args) as { context_handle: string };
+    const { context_handle } = (await deps.validate(listToolsDef.inputSchema, args)) as {
+      context_handle: string;
+    };
     return requireGrant(deps, ctx, context_handle);
   };
 
@@ -110,14 +111,14 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
   };
 
   const executePlan = async (args: JsonObject, ctx: McpRequestContext) => {
-    const request = deps.validate(executeDef.inputSchema, args) as {
+    const request = (await deps.validate(executeDef.inputSchema, args)) as {
       context_handle: string;
       tool_name: string;
       arguments?: JsonObject;
     };
     const grant = await requireGrant(deps, ctx, request.context_handle);
     const operation = requireOperation(grant, request.tool_name);
-    const operationArgs = deps.validate(operation.inputSchema, request.arguments ?? {});
+    const operationArgs = await deps.validate(operation.inputSchema, request.arguments ?? {});
     return { grant, operation, operationArgs };
   };
 

@@ -7,8 +7,8 @@ export interface BosToolDeps {
   directory: Directory;
   /** Source id (as named by a context) → adapter. A context can only read the ids it lists. */
   sources: ReadonlyMap<string, SourceAdapter>;
-  /** Validates arguments against a schema; throws -32602. */
-  validate: (schema: JsonObject, args: JsonValue | undefined) => JsonObject;
+  /** Validates arguments against a schema; rejects with -32602. */
+  validate: (schema: JsonObject, args: JsonValue | undefined) => Promise<JsonObject>;
   /** Time kept back from the invocation deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`). */
   deadlineReserveMs: number;
   /** Budget of one operation, before the invocation deadline caps it. */

@@ -38,7 +38,7 @@ async function directPlan(
   args: JsonObject,
   ctx: McpRequestContext,
 ): Promise<{ validArgs: JsonObject; grant: ContextGrant }> {
-  const validArgs = deps.validate(operation.inputSchema, args);
+  const validArgs = await deps.validate(operation.inputSchema, args);
   const grant = await requireDefaultGrant(deps, ctx);
   if (!grant.operations.includes(operation.name)) {
     throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {

@@ -56,7 +56,7 @@ export async function callTool(
   if (entry === undefined) throw new InvalidParamsError(`tool not found: ${name.slice(0, 200)}`);
   const rawArgs = params?.arguments ?? {};
   if (!isObject(rawArgs)) throw new InvalidParamsError('Invalid params: arguments must be an object');
-  const problem = entry.validate(rawArgs);
+  const problem = await entry.validate(rawArgs);
   if (problem !== undefined) throw new InvalidParamsError(problem);
   if (params?.task !== undefined) {
     // No task runtime here: a task-augmented call must never fall back to a synchronous or SSE run.

@@ -5,13 +5,12 @@
  * registration only checks the schema's shape. Schemas without `$schema`, or declaring 2020-12, use Ajv's
  * 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07.
  */
-import { Ajv } from 'ajv';
-import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { Ajv2020 } from 'ajv/dist/2020.js';
 import type { JsonObject } from '../types.js';
 
-/** Returns undefined when `args` is valid, else a sanitized `Invalid params: …` message. */
-export type ArgsValidator = (args: JsonObject) => string | undefined;
+/** Resolves undefined when `args` is valid, else a sanitized `Invalid params: …` message. */
+export type ArgsValidator = (args: JsonObject) => Promise<string | undefined>;
 
 const ajvOptions: Options = {
   // Tool schemas come from many authors; unknown keywords must not make registration throw.
@@ -24,20 +23,22 @@ const ajvOptions: Options = {
   logger: false,
 };
 
-let draft07: Ajv | undefined;
-let draft2020: Ajv2020 | undefined;
+let draft07: Promise<Ajv> | undefined;
+let draft2020: Promise<Ajv2020> | undefined;
 
 /**
  * MCP 2025-11-25 (and 2026-07-28) make JSON Schema 2020-12 the default dialect of tool schemas without
  * `$schema`; a schema that names draft-07 (or the older drafts Ajv's default class reads) keeps it.
+ * Ajv itself is imported here, on the first compile: a static import would evaluate the whole library
+ * (and its meta-schemas) while the bundle loads, on every cold start.
  */
-function ajvFor(schema: JsonObject): Ajv | Ajv2020 {
+function ajvFor(schema: JsonObject): Promise<Ajv | Ajv2020> {
   const dialect = schema.$schema;
   if (typeof dialect === 'string' && /draft-0[467]/.test(dialect)) {
-    draft07 ??= new Ajv(ajvOptions);
+    draft07 ??= import('ajv').then(({ Ajv: Draft07 }) => new Draft07(ajvOptions));
     return draft07;
   }
-  draft2020 ??= new Ajv2020(ajvOptions);
+  draft2020 ??= import('ajv/dist/2020.js').then(({ Ajv2020: Draft2020 }) => new Draft2020(ajvOptions));
   return draft2020;
 }
 
@@ -77,9 +78,10 @@ function assertToolSchema(schema: JsonObject): void {
  */
 export function compileValidator(schema: JsonObject): ArgsValidator {
   assertToolSchema(schema);
-  let validate: ValidateFunction | undefined;
-  return (args) => {
-    validate ??= ajvFor(schema).compile(schema);
+  let compiled: Promise<ValidateFunction> | undefined;
+  return async (args) => {
+    compiled ??= ajvFor(schema).then((ajv) => ajv.compile(schema));
+    const validate = await compiled;
     return validate(args) ? undefined : describe(validate.errors?.[0]);
   };
 }

@@ -97,7 +97,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   if (!isObject(rawArgs)) throw new InvalidParamsError('Invalid params: arguments must be an object');
   const mirroredError = checkParamHeaders(headers, mirroredOf(entry.def), rawArgs);
   if (mirroredError !== undefined) throw mirroredError;
-  const problem = entry.validate(rawArgs);
+  const problem = await entry.validate(rawArgs);
   if (problem !== undefined) throw new InvalidParamsError(problem);
   const round = await beginRound(rt, scope.invocation, request.method, name, rawArgs, params);
 

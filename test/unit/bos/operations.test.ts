@@ -11,29 +11,34 @@ import { InvalidParamsError } from '../../../lambda/mcp/errors.js';
 describe('operation arguments', () => {
   const validate = createArgumentValidator();
 
-  it('accepts valid arguments and maps them to source queries', () => {
-    assert.deepEqual(searchPeople.toQuery(validate(searchPeople.inputSchema, { query: 'ada', limit: 5 })), {
-      operation: 'search_people',
-      query: 'ada',
-      limit: 5,
-    });
+  it('accepts valid arguments and maps them to source queries', async () => {
     assert.deepEqual(
-      getPerson.toQuery(validate(getPerson.inputSchema, { record_ref: 'bos:person:abc_-1' })),
+      searchPeople.toQuery(await validate(searchPeople.inputSchema, { query: 'ada', limit: 5 })),
+      {
+        operation: 'search_people',
+        query: 'ada',
+        limit: 5,
+      },
+    );
+    assert.deepEqual(
+      getPerson.toQuery(await validate(getPerson.inputSchema, { record_ref: 'bos:person:abc_-1' })),
       {
         operation: 'get_person',
         record_ref: 'bos:person:abc_-1',
       },
     );
-    assert.deepEqual(listPeople.toQuery(validate(listPeople.inputSchema, undefined)), {
+    assert.deepEqual(listPeople.toQuery(await validate(listPeople.inputSchema, undefined)), {
       operation: 'list_people',
     });
     assert.deepEqual(
-      listPeople.toQuery(validate(listPeople.inputSchema, { updated_since: '2026-10-08T12:00:00+02:00' })),
+      listPeople.toQuery(
+        await validate(listPeople.inputSchema, { updated_since: '2026-10-08T12:00:00+02:00' }),
+      ),
       { operation: 'list_people', updated_since: '2026-10-08T12:00:00+02:00' },
     );
   });
 
-  it('refuses invalid arguments with -32602 and a message naming the field, not the value', () => {
+  it('refuses invalid arguments with -32602 and a message naming the field, not the value', async () => {
     const cases: [object, unknown, RegExp][] = [
       [searchPeople.inputSchema, {}, /query/],
       [searchPeople.inputSchema, { query: 'x', limit: 0 }, /\/limit/],
@@ -42,16 +47,13 @@ describe('operation arguments', () => {
       [listPeople.inputSchema, { updated_since: 'yesterday' }, /\/updated_since/],
     ];
     for (const [schema, args, message] of cases) {
-      assert.throws(
-        () => validate(schema as never, args as never),
-        (error: unknown) => {
-          assert.ok(error instanceof InvalidParamsError);
-          assert.equal(error.code, -32602);
-          assert.match(error.message, message);
-          assert.ok(!error.message.includes('secret'));
-          return true;
-        },
-      );
+      await assert.rejects(validate(schema as never, args as never), (error: unknown) => {
+        assert.ok(error instanceof InvalidParamsError);
+        assert.equal(error.code, -32602);
+        assert.match(error.message, message);
+        assert.ok(!error.message.includes('secret'));
+        return true;
+      });
     }
   });
 
