@@ -32,11 +32,13 @@ export interface RuntimeProcessOptions {
 }
 
 /**
- * Preloaded into every runtime: exit when our stdin pipe closes, i.e. when the stack's process is gone, even if
- * it was killed without running its exit handlers. Without it an orphaned runtime would long-poll forever.
+ * Preloaded into every runtime: exit once the stack's process is gone (the runtime is then re-parented, so
+ * `process.ppid` changes), even if it was killed without running its exit handlers. Without it an orphaned
+ * runtime would long-poll forever. A timer rather than watching the stdin pipe: touching `process.stdin`
+ * builds a pipe stream, which cost every local cold start about 20 ms that Lambda does not spend.
  */
 const PARENT_WATCHDOG = `data:text/javascript,${encodeURIComponent(
-  "process.stdin.on('end',()=>process.exit(0)).on('error',()=>process.exit(0)).resume();",
+  'const parent=process.ppid;setInterval(()=>{if(process.ppid!==parent)process.exit(0)},500).unref();',
 )}`;
 
 /** The RIC entry script (`bin` of aws-lambda-ric). */
@@ -86,7 +88,7 @@ export function runtimeEnvironment(options: RuntimeProcessOptions): Record<strin
   };
 }
 
-/** Starts one runtime process. Its stdio lines go to `onLine`; its stdin is the parent watchdog pipe. */
+/** Starts one runtime process. Its stdio lines go to `onLine`. */
 export function spawnRuntime(options: RuntimeProcessOptions): ChildProcess {
   const child = spawn(options.nodePath, ['--import', PARENT_WATCHDOG, ricEntry()], {
     cwd: options.taskRoot,
