@@ -3,8 +3,13 @@
  * `lambda/bos/directory/credential-resolver.ts` structurally (`lambda/aws` cannot import `lambda/bos`,
  * DESIGN §2). A reference `ACME_HR_TOKEN` reads the secret `<prefix>ACME_HR_TOKEN`; the value is kept in
  * memory for a short time and never appears in an error or log line.
+ *
+ * The client library is imported on the first lookup: a function whose sources need no credential never
+ * evaluates it, and none pays for it during a cold start's `initialize`.
  */
-import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+
+const loadSdk = () => import('@aws-sdk/client-secrets-manager');
 
 /** A credential could not be read. The message names the reference only, never a value. */
 export class CredentialUnavailableError extends Error {
@@ -43,7 +48,7 @@ const REFERENCE = /^[A-Z][A-Z0-9_]{0,63}$/;
 
 /** `CredentialResolver` on Secrets Manager (`SecretString` only). */
 export class SecretsManagerCredentialResolver {
-  readonly #client: SecretsManagerClient;
+  #client: SecretsManagerClient | undefined;
   readonly #prefix: string;
   readonly #ttl: number;
   readonly #timeoutMs: number;
@@ -51,12 +56,7 @@ export class SecretsManagerCredentialResolver {
   readonly #cache = new Map<string, { value: string; at: number }>();
 
   constructor(options: SecretsManagerCredentialResolverOptions = {}) {
-    this.#client =
-      options.client ??
-      new SecretsManagerClient({
-        maxAttempts: 2,
-        requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
-      });
+    this.#client = options.client;
     this.#prefix = options.prefix ?? 'bos/sources/';
     this.#ttl = options.cacheTtlMs ?? 300_000;
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
@@ -74,6 +74,11 @@ export class SecretsManagerCredentialResolver {
     if (hit !== undefined && this.#clock() - hit.at < this.#ttl) return hit.value;
     let secret: string | undefined;
     try {
+      const { GetSecretValueCommand, SecretsManagerClient } = await loadSdk();
+      this.#client ??= new SecretsManagerClient({
+        maxAttempts: 2,
+        requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
+      });
       const output = await this.#client.send(
         new GetSecretValueCommand({ SecretId: `${this.#prefix}${name}` }),
         {
