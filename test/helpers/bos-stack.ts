@@ -27,6 +27,8 @@ export interface BosStack {
   readonly stack: LocalStack;
   readonly url: string;
   readonly logs: FunctionLogLine[];
+  /** Every line the function printed (stdout and stderr, JSON or not), in arrival order. */
+  readonly lines: string[];
   /** The bearer token of a demo principal (`dev-user`, `outsider`). */
   token(user: 'dev-user' | 'outsider'): string;
   close(): Promise<void>;
@@ -45,12 +47,14 @@ export interface BosStackOptions {
 /** Starts the platform entry (`lambda/handlers/platform.ts`) with DynamoDB Local and the local issuer. */
 export async function startBosStack(options: BosStackOptions): Promise<BosStack> {
   const logs: FunctionLogLine[] = [];
+  const lines: string[] = [];
   const stackOptions: StackOptions = {
     bundleDir: `.local/test-bundles/${options.name}`,
     poolSize: options.poolSize ?? 2,
     timeoutSeconds: options.timeoutSeconds ?? 60,
     env: { ...options.env },
     onFunctionLog: ({ line }) => {
+      lines.push(line);
       if (!line.startsWith('{')) return;
       try {
         logs.push({ receivedAt: Date.now(), fields: JSON.parse(line) as Record<string, unknown> });
@@ -64,6 +68,7 @@ export async function startBosStack(options: BosStackOptions): Promise<BosStack>
     stack,
     url: stack.url,
     logs,
+    lines,
     token(user) {
       const token = stack.devTokens?.[user];
       if (token === undefined) throw new Error(`the stack minted no token for ${user}`);
@@ -143,4 +148,39 @@ export async function openSession(
   });
   await ack.body?.cancel();
   return { sessionId, result: message.result };
+}
+
+/** The stateless protocol version (MCP 2026-07-28). */
+export const STATELESS_VERSION = '2026-07-28';
+
+/**
+ * `params._meta` every 2026-07-28 request needs (protocol version, client capabilities, client info);
+ * with `optIn`, the capabilities carry the contract §2 opt-in object.
+ */
+export function statelessMeta(optIn = false): Record<string, unknown> {
+  return {
+    'io.modelcontextprotocol/protocolVersion': STATELESS_VERSION,
+    [OPT_IN_KEY]: optIn ? { experimental: { [EXTENSION]: {} } } : {},
+    'io.modelcontextprotocol/clientInfo': { name: 'bos-it', version: '1' },
+  };
+}
+
+/**
+ * Posts one 2026-07-28 request (no session): `MCP-Protocol-Version`, `Mcp-Method` from the body's method
+ * and, when the params name something, `Mcp-Name` (surface: "Stateless clients must send the exact
+ * mcp-method routing value and, for tools/call, the exact mcp-name value"). The body's `_meta` is the
+ * caller's (see {@link statelessMeta}).
+ */
+export function postStateless(url: string, request: Omit<RawPost, 'sessionId'>): Promise<Response> {
+  const body = request.body as { method?: unknown; params?: { name?: unknown } };
+  const name = body.params?.name;
+  return post(url, {
+    ...request,
+    headers: {
+      'MCP-Protocol-Version': STATELESS_VERSION,
+      'Mcp-Method': String(body.method),
+      ...(typeof name === 'string' ? { 'Mcp-Name': name } : {}),
+      ...request.headers,
+    },
+  });
 }
