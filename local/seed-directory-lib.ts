@@ -2,6 +2,7 @@
  * Seeding the tenancy directory (issue 7): validate a `bos-directory/v1` document, turn it into items,
  * write them to a directory table. The CLI (`seed-directory.ts`) and the local stack use this.
  */
+import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createDynamoDbClient, DynamoDbDirectoryItems } from '../lambda/aws/index.js';
 import {
@@ -69,4 +70,20 @@ export async function seedDirectory(document: DirectoryDocument, target: SeedTar
 /** The embedded demo directory, re-validated (what `--demo` seeds and `npm start` loads). */
 export function demoDirectoryDocument(): DirectoryDocument {
   return parseDirectoryDocument(JSON.parse(JSON.stringify(DEMO_DIRECTORY_DOCUMENT)));
+}
+
+/**
+ * A fresh random value for every credential the document's sources name, as the function environment
+ * `BOS_SECRET_<NAME>` the local credential resolver reads (docs/bos.md "Source credentials by name"). The
+ * local stack passes them to the function on each start, so the demo really resolves a credential
+ * (`acme-crm` → `BOS_SECRET_ACME_CRM_TOKEN`); nothing is written to disk.
+ */
+export function localSourceSecrets(
+  document: DirectoryDocument = DEMO_DIRECTORY_DOCUMENT,
+): Record<string, string> {
+  const secrets: Record<string, string> = {};
+  for (const source of document.sources)
+    if (source.credential_ref !== undefined)
+      secrets[`BOS_SECRET_${source.credential_ref}`] = randomBytes(32).toString('base64url');
+  return secrets;
 }

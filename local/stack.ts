@@ -7,6 +7,7 @@ import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth.js';
+import { localSourceSecrets } from './seed-directory-lib.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
@@ -139,6 +140,8 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
         AUTH_JWKS_URL: issuer.jwksUrl,
       });
     }
+    // The demo's source credentials (`acme-crm` → BOS_SECRET_ACME_CRM_TOKEN), random on every start.
+    if (isPlatform) Object.assign(environment, localSourceSecrets());
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({

@@ -19,6 +19,7 @@ export {
   DirectoryDocumentError,
   documentToItems,
   parseDirectoryDocument,
+  readSourceDefinitionEntries,
   readSourceDefinitions,
   sourceCredential,
 } from './directory/index.js';
@@ -35,6 +36,7 @@ export type {
   PublicContext,
   SourceCredential,
   SourceDefinition,
+  SourceDefinitionEntry,
 } from './directory/index.js';
 export { AuthError, BosConfigError } from './errors.js';
 export type { AuthErrorCode } from './errors.js';

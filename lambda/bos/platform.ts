@@ -26,6 +26,12 @@ export interface BosPlatformOptions {
   directory: Directory;
   /** Source id → adapter, built by the composition root (`lambda/bos` never imports `lambda/sources`). */
   sources: ReadonlyMap<string, SourceAdapter>;
+  /**
+   * Called before each federated operation reads `sources` (never rejects): the composition root's catalog
+   * re-reads table-backed source definitions here, so only calls that read sources wait for it, never
+   * `initialize` or a listing.
+   */
+  refreshSources?: () => Promise<void>;
   verifier: TokenVerifier;
   /** Public URL of the platform endpoint (`MCP_ENDPOINT`); resource metadata derives from it. */
   endpoint: string;
@@ -75,6 +81,7 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
   const deps: BosToolDeps = {
     directory: options.directory,
     sources: options.sources,
+    ...(options.refreshSources === undefined ? {} : { refreshSources: options.refreshSources }),
     validate: createArgumentValidator(),
     deadlineReserveMs: options.deadlineReserveMs ?? 1000,
     operationTimeoutMs: options.operationTimeoutMs ?? 30_000,

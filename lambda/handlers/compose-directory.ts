@@ -1,13 +1,10 @@
 /**
  * The tenancy directory, source credentials and the deployed-issuer guard from configuration (issue 7).
- * `compose-platform.ts` uses the directory and the guard; sources still come from the fixture presets
+ * `compose-platform.ts` uses the directory and the guard; `compose-sources.ts` builds the sources from the
+ * same directory's source definitions and resolves their credentials through `composeCredentialResolver`
  * (docs/bos.md "Wiring").
  */
-import {
-  createDynamoDbClient,
-  DynamoDbDirectoryItems,
-  SecretsManagerCredentialResolver,
-} from '../aws/index.js';
+import { DynamoDbDirectoryItems, SecretsManagerCredentialResolver } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
 import {
   assertDeployableIssuer,
@@ -16,17 +13,15 @@ import {
   createItemsDirectory,
 } from '../bos/index.js';
 import type { CredentialResolver, Directory, DirectoryItemsReader } from '../bos/index.js';
-import { isLocalRun } from './compose-sources.js';
+import { dynamoDbClientFor } from './compose-dynamodb.js';
+import { isLocalRun } from './compose-fixture-knobs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 /** The directory items in `BOS_DIRECTORY_TABLE`, or undefined when none is configured. */
 export function composeDirectoryItems(config: PlatformConfig): DirectoryItemsReader | undefined {
   if (config.directoryTable === undefined) return undefined;
-  const client = createDynamoDbClient({
-    ...(config.dynamoDbEndpoint === undefined ? {} : { endpoint: config.dynamoDbEndpoint }),
-    ...(config.region === undefined ? {} : { region: config.region }),
-  });
+  const client = dynamoDbClientFor(config);
   return new DynamoDbDirectoryItems({ client, tableName: config.directoryTable });
 }
 

@@ -1,11 +1,12 @@
 /**
- * Composition of the BOS platform (DESIGN §5): config -> stores -> token verifier -> directory -> sources ->
- * `createBosPlatform`. Runs once per execution environment, on the first invocation.
+ * Composition of the BOS platform (DESIGN §5): config -> stores -> token verifier -> directory -> sources
+ * (from the directory's source definitions) -> `createBosPlatform`. Runs once per execution environment, on
+ * the first invocation.
  */
 import { ConfigError, loadConfig } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
-import { assertDeployableAuth, composeDirectory } from './compose-directory.js';
+import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
@@ -42,10 +43,15 @@ export function composePlatform(
   // A real deployment must never trust the local dev issuer (issue 7); the local stack is exempt.
   assertDeployableAuth(config);
 
+  // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
+  const items = composeDirectoryItems(config);
+  const sources = composeSources(config, env, logger, items === undefined ? {} : { items });
   const platform = createBosPlatform({
     // BOS_DIRECTORY_TABLE when set (grants re-read on every call), else the embedded demo directory.
-    directory: composeDirectory(config),
-    sources: composeSources(config, env, logger),
+    directory: composeDirectory(config, items),
+    sources: sources.sources,
+    // Table-backed source definitions are re-read once older than their TTL (docs/bos.md "Wiring").
+    refreshSources: () => sources.refresh(),
     verifier: createJwtVerifier({
       issuer: config.auth.issuer,
       audience: config.auth.audience,

@@ -1,81 +1,169 @@
 /**
- * The source adapters of the embedded demo directory, keyed by source id as `createDemoDirectory` grants
- * them. `BOS_DIRECTORY_TABLE` and real adapters are a later issue; until then every deployment reads the
- * fixture sources.
+ * The platform's source adapters, built from the directory's source definitions (issue 7, docs/bos.md
+ * "Wiring"): the embedded demo document's when no `BOS_DIRECTORY_TABLE` is set, else the table's
+ * `SOURCES` / `SOURCE#<id>` items. A definition's `adapter` kind picks a factory of `lambda/sources`; its
+ * `credential_ref` becomes a `SourceCredential` that the adapter resolves only inside its read, so a
+ * secret value never passes through here, nor into an output, error or log line.
  *
- * Three knobs exist for the local stack's tests and benchmarks only:
- * - `BOS_FIXTURE_PRESET`: `demo` (default), `synthetic` or `hanging` (`lambda/sources/fixture/presets.ts`);
- * - `BOS_FIXTURE_LATENCY_SCALE`: multiplies every per-page latency (e.g. `0.25`);
- * - `BOS_FIXTURE_TRACE=1`: one `bos.fixture.<read|pull|abort|end>` info line per adapter observation.
- * They are honoured only when the function is not really deployed: outside a Lambda runtime, or when
- * `MCP_ENDPOINT` is a loopback URL (the local stack). A deployed endpoint must be https on a public host
- * (`config.ts`), so no real deployment can switch them on; there they are ignored with a warning.
+ * - Embedded directory: built once at cold start; an unknown kind or bad options is a `ConfigError`
+ *   (the entry answers a generic 500, the problems go to the log).
+ * - Table-backed: definitions are cached per execution environment for `definitionsTtlMs` (30 s) and
+ *   re-read by `refresh()` before a federated operation; a malformed or refused definition fails only its own source
+ *   (`source_unavailable`) and logs `bos.sources.invalid_definition` with its id. Grants are not cached
+ *   here: the directory re-checks them on every call.
+ * - The local-only fixture knobs (`compose-fixture-knobs.ts`) still apply: a preset other than `demo`
+ *   replaces the directory's sources; the latency scale and tracing apply to directory-built ones too.
  */
 import { ConfigError } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
+import { DEMO_DIRECTORY_DOCUMENT, readSourceDefinitionEntries, sourceCredential } from '../bos/index.js';
+import type { CredentialResolver, DirectoryItemsReader, SourceDefinition } from '../bos/index.js';
 import type { SourceAdapter } from '../federation/index.js';
 import type { Logger } from '../mcp/index.js';
 import {
+  buildSource,
   createFixtureSource,
-  FIXTURE_PRESET_NAMES,
+  createFixtureSourceFactory,
+  createSourceCatalog,
+  FIXTURE_ADAPTER,
   fixturePreset,
-  isFixturePresetName,
   scaleLatency,
+  SourceConfigError,
   traceSource,
 } from '../sources/index.js';
+import type { SourceSpec } from '../sources/index.js';
+import { composeCredentialResolver } from './compose-directory.js';
+import { fixtureKnobs } from './compose-fixture-knobs.js';
+
+export { isLocalRun } from './compose-fixture-knobs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
-const KNOBS = ['BOS_FIXTURE_PRESET', 'BOS_FIXTURE_LATENCY_SCALE', 'BOS_FIXTURE_TRACE'] as const;
+/** How long table-backed source definitions are used before they are read again. */
+export const SOURCE_DEFINITIONS_TTL_MS = 30_000;
 
-/** True for the local stack and in-process runs; false for any real deployment. */
-export function isLocalRun(config: PlatformConfig): boolean {
-  if (!config.deployed) return true;
-  const host = config.endpoint?.hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]';
+/** The adapters and the call that keeps table-backed ones current. */
+export interface ComposedSources {
+  /** Source id → adapter, what `createBosPlatform` reads (the same Map throughout). */
+  readonly sources: ReadonlyMap<string, SourceAdapter>;
+  /** Re-reads table-backed definitions older than the TTL; resolves at once otherwise. Never rejects. */
+  refresh(): Promise<void>;
 }
 
-interface FixtureKnobs {
-  preset: string;
-  latencyScale: number;
-  trace: boolean;
-}
-
-function readKnobs(env: Env): FixtureKnobs {
-  const problems: string[] = [];
-  const preset = env['BOS_FIXTURE_PRESET']?.trim() || 'demo';
-  if (!isFixturePresetName(preset))
-    problems.push(`BOS_FIXTURE_PRESET must be one of ${FIXTURE_PRESET_NAMES.join(', ')}, got "${preset}"`);
-  const rawScale = env['BOS_FIXTURE_LATENCY_SCALE']?.trim() || '1';
-  const latencyScale = /^\d+(\.\d+)?$/.test(rawScale) ? Number(rawScale) : NaN;
-  if (!(latencyScale >= 0 && latencyScale <= 100))
-    problems.push(`BOS_FIXTURE_LATENCY_SCALE must be a number from 0 to 100, got "${rawScale}"`);
-  const rawTrace = env['BOS_FIXTURE_TRACE']?.trim() || '0';
-  if (rawTrace !== '0' && rawTrace !== '1')
-    problems.push(`BOS_FIXTURE_TRACE must be 0 or 1, got "${rawTrace}"`);
-  if (problems.length > 0) throw new ConfigError(problems);
-  return { preset, latencyScale, trace: rawTrace === '1' };
+/** Options of {@link composeSources}. */
+export interface SourceCompositionOptions {
+  /** `BOS_DIRECTORY_TABLE`'s items (`composeDirectoryItems`); absent = the embedded definitions. */
+  items?: DirectoryItemsReader;
+  /** The embedded directory's definitions. @default DEMO_DIRECTORY_DOCUMENT.sources */
+  definitions?: readonly SourceDefinition[];
+  /** @default composeCredentialResolver(config, env), made when a credential is first resolved */
+  resolver?: CredentialResolver;
+  /** @default SOURCE_DEFINITIONS_TTL_MS */
+  definitionsTtlMs?: number;
 }
 
 /**
- * Builds the adapters (source id → adapter). Throws `ConfigError` for a malformed knob on a local run.
+ * Builds the platform's sources. Throws `ConfigError` for a malformed knob on a local run, or for an
+ * embedded definition no factory accepts.
  * @param env usually `process.env`
  */
-export function composeSources(config: PlatformConfig, env: Env, logger: Logger): Map<string, SourceAdapter> {
-  let knobs: FixtureKnobs = { preset: 'demo', latencyScale: 1, trace: false };
-  if (isLocalRun(config)) knobs = readKnobs(env);
-  else if (KNOBS.some((name) => env[name] !== undefined))
-    logger.warn('bos.fixture.knobs_ignored', { reason: 'deployed', variables: KNOBS.filter((n) => env[n]) });
+export function composeSources(
+  config: PlatformConfig,
+  env: Env,
+  logger: Logger,
+  options: SourceCompositionOptions = {},
+): ComposedSources {
+  const knobs = fixtureKnobs(config, env, logger);
+  const traced = (adapter: SourceAdapter): SourceAdapter =>
+    knobs.trace ? traceSource(adapter, (e) => logger.info(`bos.fixture.${e.kind}`, { ...e })) : adapter;
+  if (knobs.preset !== 'demo') {
+    // A local scenario (tests, benchmarks) replaces the directory's sources under the same five ids.
+    const presets = scaleLatency(fixturePreset(knobs.preset), knobs.latencyScale);
+    return fixed(presets.map((o) => traced(createFixtureSource(o))));
+  }
 
-  const preset = isFixturePresetName(knobs.preset) ? knobs.preset : 'demo';
-  const options = scaleLatency(fixturePreset(preset), knobs.latencyScale);
-  const adapters = options.map((o) => {
-    const adapter = createFixtureSource(o);
-    return knobs.trace
-      ? traceSource(adapter, (e) => logger.info(`bos.fixture.${e.kind}`, { ...e }))
-      : adapter;
+  let resolver = options.resolver;
+  const resolve = (name: string): Promise<string> =>
+    (resolver ??= composeCredentialResolver(config, env)).resolve(name);
+  const factories = { [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }) };
+  const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
+  const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));
+
+  const items = options.items;
+  if (items === undefined)
+    return fixed(buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(specOf), build));
+  return createSourceCatalog({
+    load: async () =>
+      (await readSourceDefinitionEntries(items)).map((entry) =>
+        'definition' in entry ? specOf(entry.definition) : entry,
+      ),
+    build,
+    onInvalid: (sourceId, error) =>
+      logger.error('bos.sources.invalid_definition', { source_id: sourceId, ...problemsOf(error) }),
+    onLoadError: (error) => logger.error('bos.sources.load_failed', problemsOf(error)),
+    ttlMs: options.definitionsTtlMs ?? SOURCE_DEFINITIONS_TTL_MS,
   });
-  if (preset !== 'demo' || knobs.latencyScale !== 1 || knobs.trace)
-    logger.info('bos.fixture.knobs', { preset, latencyScale: knobs.latencyScale, trace: knobs.trace });
-  return new Map(adapters.map((a) => [a.source.source_identity, a]));
+}
+
+/**
+ * The spec of one definition. Its credential resolves through `resolve` only when the adapter asks; a
+ * failure is logged with the reference and the error's class and code, never a message or a value.
+ */
+function specFor(
+  definition: SourceDefinition,
+  resolve: (name: string) => Promise<string>,
+  logger: Logger,
+): SourceSpec {
+  const { source_id, adapter, options, credential_ref } = definition;
+  if (credential_ref === undefined) return { source_id, adapter, options };
+  const logged: CredentialResolver = {
+    async resolve(name) {
+      try {
+        return await resolve(name);
+      } catch (error) {
+        logger.warn('bos.sources.credential_unavailable', {
+          source_id,
+          credential_ref: name,
+          errorName: error instanceof Error ? error.name : typeof error,
+          errorCode: (error as { code?: unknown } | undefined)?.code,
+        });
+        throw error;
+      }
+    },
+  };
+  return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref) };
+}
+
+/** Every spec built, or one `ConfigError` listing every definition's problems. */
+function buildAll(specs: readonly SourceSpec[], build: (spec: SourceSpec) => SourceAdapter): SourceAdapter[] {
+  const problems: string[] = [];
+  const adapters: SourceAdapter[] = [];
+  for (const spec of specs) {
+    try {
+      adapters.push(build(spec));
+    } catch (error) {
+      if (!(error instanceof SourceConfigError)) throw error;
+      problems.push(...error.problems.map((problem) => `source ${spec.source_id}: ${problem}`));
+    }
+  }
+  if (problems.length > 0) throw new ConfigError(problems);
+  return adapters;
+}
+
+function fixed(adapters: readonly SourceAdapter[]): ComposedSources {
+  return {
+    sources: new Map(adapters.map((a) => [a.source.source_identity, a])),
+    refresh: () => Promise.resolve(),
+  };
+}
+
+/** Log fields of a definition or store problem (non-secret by construction: names, codes, option paths). */
+function problemsOf(error: unknown): Record<string, unknown> {
+  if (!(error instanceof Error)) return { errorName: typeof error };
+  const code = (error as { code?: unknown }).code;
+  return {
+    errorName: error.name,
+    ...(code === undefined ? {} : { errorCode: code }),
+    ...(error instanceof SourceConfigError ? { problems: error.problems } : { errorMessage: error.message }),
+  };
 }

@@ -4,13 +4,13 @@
  * the demo entry keep sessions the same way.
  */
 import {
-  createDynamoDbClient,
   DynamoDbClientReplyStore,
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
 } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
+import { dynamoDbClientFor } from './compose-dynamodb.js';
 import type { McpServerOptions } from '../mcp/index.js';
 
 /** The store-related part of `McpServerOptions`. */
@@ -32,10 +32,7 @@ export function composeStores(config: PlatformConfig): StoreOptions {
     config.requestStateSecret === undefined ? {} : { requestStateSecret: config.requestStateSecret };
   if (tableName === undefined && streamTable === undefined)
     return { sessionTtlMinutes: config.sessions.ttlMinutes, ...secret };
-  const client = createDynamoDbClient({
-    ...(config.dynamoDbEndpoint === undefined ? {} : { endpoint: config.dynamoDbEndpoint }),
-    ...(config.region === undefined ? {} : { region: config.region }),
-  });
+  const client = dynamoDbClientFor(config);
   return {
     ...secret,
     ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),

@@ -1,7 +1,7 @@
 /**
  * Lambda entry of the platform endpoint `/mcp/apps/bos/platform`: the BOS platform app (DESIGN §5) behind
  * the REST v1 streaming entry (`compose-entry.ts`), plus the RFC 9728 metadata routes. Composition
- * (`compose-platform.ts`): config -> stores -> token verifier -> demo directory -> sources -> platform.
+ * (`compose-platform.ts`): config -> stores -> token verifier -> directory -> its sources -> platform.
  */
 import { createRestEntry } from './compose-entry.js';
 import { composePlatform, servesPlatformPath } from './compose-platform.js';

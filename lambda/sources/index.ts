@@ -5,6 +5,9 @@ export {
   applyQuery,
   createDemoSources,
   createFixtureSource,
+  createFixtureSourceFactory,
+  FIXTURE_ADAPTER,
+  fixtureOptionsFromDefinition,
   fixturePreset,
   fixtureRecords,
   hashString,
@@ -22,8 +25,20 @@ export type {
   FixtureFailure,
   FixtureOverlap,
   FixturePresetName,
+  FixtureSourceDeps,
+  FixtureSourceFactoryOptions,
   FixtureSourceOptions,
   PoolPerson,
   Random,
   SourceTraceEvent,
 } from './fixture/index.js';
+export { buildSource, createSourceCatalog, SourceConfigError, unavailableSource } from './registry/index.js';
+export type {
+  ProviderCredential,
+  SourceCatalog,
+  SourceCatalogOptions,
+  SourceFactories,
+  SourceFactory,
+  SourceSpec,
+  UnreadableSource,
+} from './registry/index.js';

@@ -1,9 +1,9 @@
 import { DIRECTORY_FORMAT } from './document.js';
-import type { ContextDefinition, DirectoryDocument } from './document.js';
+import type { ContextDefinition, DirectoryDocument, SourceDefinition } from './document.js';
 import { createDocumentDirectory } from './in-memory-directory.js';
 import type { Directory } from './types.js';
 
-/** The demo sources, as ids the composition root maps to fixture adapters. */
+/** The demo sources' ids, in the People Directory's read order. */
 export const DEMO_SOURCE_IDS = [
   'acme-hr',
   'acme-crm',
@@ -45,11 +45,68 @@ const salesSandbox: ContextDefinition = {
   source_timeout_ms: DEMO_SOURCE_TIMEOUT_MS,
 };
 
+/** The credential `acme-crm` names: `BOS_SECRET_ACME_CRM_TOKEN` locally (the local stack generates one). */
+export const DEMO_CRM_CREDENTIAL_REF = 'ACME_CRM_TOKEN';
+
+/**
+ * The demo sources as `fixture` definitions (options: `lambda/sources/fixture/definition.ts`): fast, slow,
+ * big-paged, empty and hanging providers. The numbers are those of the `demo` fixture preset
+ * (`DEMO_SOURCE_OPTIONS`; a unit test keeps the two equal). `acme-crm` needs a credential, resolved by its
+ * adapter at read time, so the demo exercises credential resolution end to end.
+ */
+const demoSources: readonly SourceDefinition[] = [
+  // The system of record for employees: fast, 100-record provider pages.
+  {
+    source_id: 'acme-hr',
+    adapter: 'fixture',
+    options: { source_type: 'hr', record_count: 240, latency_ms: 40 },
+  },
+  // Sales contacts: 60 % are hr people sharing an email (some in odd case); a slow provider.
+  {
+    source_id: 'acme-crm',
+    adapter: 'fixture',
+    options: {
+      source_type: 'crm',
+      record_count: 180,
+      latency_ms: 250,
+      overlaps: [{ with: 'acme-hr', with_record_count: 240, by: 'email', share: 0.6 }],
+      requires_credential: true,
+    },
+    credential_ref: DEMO_CRM_CREDENTIAL_REF,
+  },
+  // The corporate directory: big provider pages (split into delivery pages); 10 % share an hr phone.
+  {
+    source_id: 'acme-directory',
+    adapter: 'fixture',
+    options: {
+      source_type: 'directory',
+      record_count: 1200,
+      provider_page_size: 500,
+      latency_ms: 80,
+      overlaps: [{ with: 'acme-hr', with_record_count: 240, by: 'phone', share: 0.1 }],
+    },
+  },
+  // A retired system with nothing left: completes with pageIndex 0.
+  { source_id: 'acme-archive', adapter: 'fixture', options: { source_type: 'archive', record_count: 0 } },
+  // A legacy system that delivers one page and then hangs; its own timeout ends it with source_timeout.
+  {
+    source_id: 'acme-legacy',
+    adapter: 'fixture',
+    options: {
+      source_type: 'legacy',
+      record_count: 150,
+      latency_ms: 100,
+      timeout_ms: 1500,
+      failure: { mode: 'hang', after_pages: 1 },
+    },
+  },
+];
+
 /**
  * The embedded demo directory as a `bos-directory/v1` document: what `createDemoDirectory` serves in
- * memory and what `npm run seed:directory` (no `--file`) loads into DynamoDB. `dev-user` holds both Acme
- * contexts, `outsider` holds none. The sources are the fixture adapters of `lambda/sources` (preset
- * `demo`); none needs a credential.
+ * memory, what the platform builds its sources from when no `BOS_DIRECTORY_TABLE` is set, and what
+ * `npm run seed:directory -- --demo` (and the local stack) loads into DynamoDB. `dev-user` holds both Acme
+ * contexts, `outsider` holds none.
  */
 export const DEMO_DIRECTORY_DOCUMENT: DirectoryDocument = {
   format: DIRECTORY_FORMAT,
@@ -58,7 +115,7 @@ export const DEMO_DIRECTORY_DOCUMENT: DirectoryDocument = {
     { subject: 'outsider', grants: [] },
   ],
   contexts: [peopleDirectory, salesSandbox],
-  sources: DEMO_SOURCE_IDS.map((id) => ({ source_id: id, adapter: 'fixture', options: { preset: 'demo' } })),
+  sources: demoSources,
 };
 
 /** The embedded demo directory `npm start` serves (see {@link DEMO_DIRECTORY_DOCUMENT}). */

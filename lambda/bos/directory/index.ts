@@ -2,6 +2,7 @@ export { createEnvCredentialResolver, sourceCredential } from './credential-reso
 export type { CredentialResolver, SourceCredential } from './credential-resolver.js';
 export {
   createDemoDirectory,
+  DEMO_CRM_CREDENTIAL_REF,
   DEMO_DIRECTORY_DOCUMENT,
   DEMO_PEOPLE_CONTEXT_HANDLE,
   DEMO_SALES_CONTEXT_HANDLE,
@@ -31,7 +32,8 @@ export {
   documentToItems,
   itemToContextGrant,
   itemToSourceDefinition,
+  readSourceDefinitionEntries,
   readSourceDefinitions,
 } from './items.js';
-export type { DirectoryItem, DirectoryItemsReader } from './items.js';
+export type { DirectoryItem, DirectoryItemsReader, SourceDefinitionEntry } from './items.js';
 export type { ContextGrant, Directory, PublicContext } from './types.js';

@@ -123,9 +123,33 @@ export function itemToSourceDefinition(item: DirectoryItem): SourceDefinition {
   };
 }
 
-/** The deployment's source definitions, in id order (read once at cold start by the composition root). */
+/** The deployment's source definitions, in id order; one malformed item fails the whole read. */
 export async function readSourceDefinitions(reader: DirectoryItemsReader): Promise<SourceDefinition[]> {
   return (await reader.query(SOURCES_PK, SOURCE_SK_PREFIX)).map(itemToSourceDefinition);
+}
+
+/** One source item as read: its definition, or why it could not be read. */
+export type SourceDefinitionEntry =
+  | { readonly source_id: string; readonly definition: SourceDefinition }
+  | { readonly source_id: string; readonly error: DirectoryDataError };
+
+/**
+ * The source definitions, in id order, each on its own: a malformed item becomes an entry with its
+ * `DirectoryDataError` instead of failing the others, so the composition root can fail just that source.
+ * A store failure still throws.
+ */
+export async function readSourceDefinitionEntries(
+  reader: DirectoryItemsReader,
+): Promise<SourceDefinitionEntry[]> {
+  return (await reader.query(SOURCES_PK, SOURCE_SK_PREFIX)).map((item) => {
+    const source_id = item.sk.slice(SOURCE_SK_PREFIX.length);
+    try {
+      return { source_id, definition: itemToSourceDefinition(item) };
+    } catch (error) {
+      if (!(error instanceof DirectoryDataError)) throw error;
+      return { source_id, error };
+    }
+  });
 }
 
 /** A {@link DirectoryItemsReader} over items held in memory (tests; parity with the DynamoDB reader). */

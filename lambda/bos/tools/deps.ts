@@ -7,6 +7,8 @@ export interface BosToolDeps {
   directory: Directory;
   /** Source id (as named by a context) → adapter. A context can only read the ids it lists. */
   sources: ReadonlyMap<string, SourceAdapter>;
+  /** Brings `sources` up to date before an operation picks its adapters (never rejects). */
+  refreshSources?: () => Promise<void>;
   /** Validates arguments against a schema; rejects with -32602. */
   validate: (schema: JsonObject, args: JsonValue | undefined) => Promise<JsonObject>;
   /** Time kept back from the invocation deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`). */

@@ -19,6 +19,7 @@ export async function runOperation(
   grant: ContextGrant,
   ctx: McpRequestContext | StreamingToolContext,
 ): Promise<FederationResult> {
+  await deps.refreshSources?.();
   const sources = grant.sourceIds.map((id) => adapterFor(deps, id));
   const onEvent = 'notify' in ctx && negotiatesSourceResults(ctx) ? sourceResultSink(ctx, grant) : undefined;
 

@@ -15,6 +15,7 @@ import {
   DEMO_SALES_CONTEXT_HANDLE,
   documentToItems,
   parseDirectoryDocument,
+  readSourceDefinitionEntries,
   readSourceDefinitions,
   sourceCredential,
 } from '../../../lambda/bos/index.js';
@@ -132,8 +133,28 @@ describe('items-backed directory', () => {
     assert.deepEqual(sources[0], {
       source_id: 'acme-archive',
       adapter: 'fixture',
-      options: { preset: 'demo' },
+      options: { source_type: 'archive', record_count: 0 },
     });
+    assert.equal(sources.find((s) => s.source_id === 'acme-crm')?.credential_ref, 'ACME_CRM_TOKEN');
+  });
+
+  it('reads each source definition on its own, so one malformed item does not hide the others', async () => {
+    // Prepare
+    const items = documentToItems(DEMO_DIRECTORY_DOCUMENT).map((item) =>
+      item.sk === 'SOURCE#acme-legacy' ? { ...item, options: 'not a map' } : item,
+    );
+    const reader = createMemoryDirectoryItems(items);
+    // Act
+    const entries = await readSourceDefinitionEntries(reader);
+    // Assess
+    await assert.rejects(readSourceDefinitions(reader), { name: 'DirectoryDataError' });
+    assert.equal(entries.length, 5);
+    const legacy = entries.find((e) => e.source_id === 'acme-legacy');
+    assert.ok(legacy !== undefined && 'error' in legacy);
+    assert.equal(legacy.error.code, 'invalid_item');
+    assert.match(legacy.error.message, /"options"/);
+    const good = entries.filter((e) => 'definition' in e).map((e) => e.source_id);
+    assert.deepEqual(good, ['acme-archive', 'acme-crm', 'acme-directory', 'acme-hr']);
   });
 });
 

@@ -24,7 +24,7 @@ function recordingLogger(): Logger & { lines: string[] } {
 
 describe('composeSources', () => {
   it('keys the five demo adapters by source id', () => {
-    const sources = composeSources(loadConfig({}), {}, recordingLogger());
+    const { sources } = composeSources(loadConfig({}), {}, recordingLogger());
     assert.deepEqual(
       [...sources.keys()],
       ['acme-hr', 'acme-crm', 'acme-directory', 'acme-archive', 'acme-legacy'],
@@ -42,7 +42,7 @@ describe('composeSources', () => {
   });
 
   it('honours a preset locally: the hanging preset has sources with no timeout of their own', () => {
-    const sources = composeSources(loadConfig({}), { BOS_FIXTURE_PRESET: 'hanging' }, recordingLogger());
+    const { sources } = composeSources(loadConfig({}), { BOS_FIXTURE_PRESET: 'hanging' }, recordingLogger());
     assert.ok((sources.get('acme-legacy')?.timeoutMs ?? 0) > 60_000);
   });
 
@@ -52,7 +52,7 @@ describe('composeSources', () => {
       ...DEPLOYED,
       MCP_ENDPOINT: 'https://api.example.test/mcp/apps/bos/platform',
     });
-    const sources = composeSources(config, { BOS_FIXTURE_PRESET: 'hanging' }, logger);
+    const { sources } = composeSources(config, { BOS_FIXTURE_PRESET: 'hanging' }, logger);
     assert.equal(sources.get('acme-legacy')?.timeoutMs, 1500, 'the demo preset, not hanging');
     assert.deepEqual(logger.lines, ['bos.fixture.knobs_ignored']);
   });

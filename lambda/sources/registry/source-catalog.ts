@@ -1,0 +1,127 @@
+/**
+ * Source adapters built from definitions that live in a store (the directory table), kept per execution
+ * environment and re-read after a short TTL. Grants are not this module's business: the directory re-checks
+ * them on every call; this only decides which adapter answers a source id.
+ */
+import type { SourceAdapter } from '../../federation/index.js';
+import { unavailableSource } from './build.js';
+import type { SourceSpec } from './types.js';
+
+/** A stored definition that could not even be read (a malformed item); its source is unavailable. */
+export interface UnreadableSource {
+  readonly source_id: string;
+  readonly error: Error;
+}
+
+/** Options of {@link createSourceCatalog}. */
+export interface SourceCatalogOptions {
+  /** Reads the current definitions (throws when the store cannot answer at all). */
+  load(): Promise<ReadonlyArray<SourceSpec | UnreadableSource>>;
+  /** Builds one adapter; a throw makes that source answer `source_unavailable` (see `onInvalid`). */
+  build(spec: SourceSpec): SourceAdapter;
+  /** Told about each definition that is unreadable or `build` refused, once per change of it. */
+  onInvalid?(sourceId: string, error: unknown): void;
+  /** Told when `load` fails; the adapters of the last good load stay in service. */
+  onLoadError?(error: unknown): void;
+  /**
+   * How long loaded definitions are used before the next `refresh` reads them again.
+   * @default 30000
+   */
+  ttlMs?: number;
+  /**
+   * After a failed load, how long the previous adapters are kept before trying again (a store outage
+   * must not add a read to every call). Until a first load succeeds, every `refresh` tries.
+   * @default 1000
+   */
+  retryMs?: number;
+  /** @default Date.now */
+  clock?: () => number;
+}
+
+/** The live source map and the call that keeps it current. */
+export interface SourceCatalog {
+  /** Source id → adapter; the same Map object throughout, its entries replaced by each load. */
+  readonly sources: ReadonlyMap<string, SourceAdapter>;
+  /**
+   * Reloads the definitions when they are older than the TTL; otherwise resolves at once. Concurrent
+   * callers share one load. Never rejects: a failed load is reported to `onLoadError`.
+   */
+  refresh(): Promise<void>;
+}
+
+/** Creates an empty catalog; the first `refresh` loads it. */
+export function createSourceCatalog(options: SourceCatalogOptions): SourceCatalog {
+  const ttl = options.ttlMs ?? 30_000;
+  const retry = options.retryMs ?? 1_000;
+  const clock = options.clock ?? Date.now;
+  const sources = new Map<string, SourceAdapter>();
+  // Per source id: the definition's fingerprint and its adapter, so an unchanged definition keeps its
+  // adapter (and whatever that adapter caches) across loads.
+  const built = new Map<string, { fingerprint: string; adapter: SourceAdapter }>();
+  let loaded = false;
+  let nextLoadAt = 0;
+  let inFlight: Promise<void> | undefined;
+
+  const adapterFor = (entry: SourceSpec | UnreadableSource): SourceAdapter => {
+    const fingerprint = fingerprintOf(entry);
+    const previous = built.get(entry.source_id);
+    if (previous?.fingerprint === fingerprint) return previous.adapter;
+    let adapter: SourceAdapter;
+    try {
+      if ('error' in entry) throw entry.error;
+      adapter = options.build(entry);
+    } catch (error) {
+      options.onInvalid?.(entry.source_id, error);
+      adapter = unavailableSource(
+        'error' in entry ? { source_id: entry.source_id, adapter: 'unknown', options: {} } : entry,
+      );
+    }
+    built.set(entry.source_id, { fingerprint, adapter });
+    return adapter;
+  };
+
+  const load = async (): Promise<void> => {
+    try {
+      const specs = await options.load();
+      const next = new Map(specs.map((spec) => [spec.source_id, adapterFor(spec)]));
+      // Swapped in one synchronous step, so a call never sees half of a load.
+      sources.clear();
+      for (const [id, adapter] of next) sources.set(id, adapter);
+      for (const id of built.keys()) if (!next.has(id)) built.delete(id);
+      loaded = true;
+      nextLoadAt = clock() + ttl;
+    } catch (error) {
+      options.onLoadError?.(error);
+      if (loaded) nextLoadAt = clock() + retry;
+    }
+  };
+
+  return {
+    sources,
+    refresh() {
+      if (loaded && clock() < nextLoadAt) return Promise.resolve();
+      inFlight ??= load().finally(() => {
+        inFlight = undefined;
+      });
+      return inFlight;
+    },
+  };
+}
+
+/** Everything that decides the adapter: kind, options (key order ignored) and the credential's name. */
+function fingerprintOf(entry: SourceSpec | UnreadableSource): string {
+  if ('error' in entry) return stableJson(['unreadable', entry.error.message]);
+  return stableJson([entry.adapter, entry.options, entry.credential?.name ?? null]);
+}
+
+/** JSON with object keys sorted: DynamoDB does not promise the order of a map's keys. */
+function stableJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${stableJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
