@@ -1,4 +1,6 @@
-import { CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { ArnFormat, CfnOutput, Duration, Stack } from 'aws-cdk-lib';
+import { PolicyStatement } from 'aws-cdk-lib/aws-iam';
+import { Validations } from 'aws-cdk-lib';
 import type { RemovalPolicy, StackProps } from 'aws-cdk-lib';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
@@ -12,6 +14,7 @@ import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, TtlMinutes } from './environment.js';
 import { tableSchemasById } from './table-schemas.js';
+import { SOURCE_SECRET_PREFIX } from './environment.js';
 import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
 
 /** Props of {@link BosMcpStack}. */
@@ -171,6 +174,7 @@ export class BosMcpStack extends Stack {
     this.tables.streams.grantReadWriteData(handler);
     this.tables.tasks.grantReadWriteData(handler);
     this.tables.directory.grantReadData(handler);
+    this.grantSourceSecrets();
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       api: this.api.api,
@@ -193,5 +197,29 @@ export class BosMcpStack extends Stack {
         value: this.api.domain.domainNameAliasDomainName,
       });
     }
+  }
+
+  /**
+   * Source credentials (issue 7): read-only, and only the secrets the function's resolver reads
+   * (`SecretsManagerCredentialResolver`: `<SOURCE_SECRET_PREFIX><NAME>`). Secrets Manager appends a random
+   * six-character suffix to every secret ARN, so the names must end in a wildcard.
+   */
+  private grantSourceSecrets(): void {
+    const arn = Stack.of(this).formatArn({
+      service: 'secretsmanager',
+      resource: 'secret',
+      resourceName: `${SOURCE_SECRET_PREFIX}*`,
+      arnFormat: ArnFormat.COLON_RESOURCE_NAME,
+    });
+    this.platform.function.addToRolePolicy(
+      new PolicyStatement({ actions: ['secretsmanager:GetSecretValue'], resources: [arn] }),
+    );
+    Validations.of(this.platform.role).acknowledge({
+      // cdk-nag names the resource with CloudFormation pseudo parameters in angle brackets.
+      id: `AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:${SOURCE_SECRET_PREFIX}*]`,
+      reason:
+        `Source credentials are named at run time by the directory (credential_ref), so the grant covers the ` +
+        `${SOURCE_SECRET_PREFIX} prefix, and Secrets Manager ARNs end in a random suffix; GetSecretValue only.`,
+    });
   }
 }

@@ -18,6 +18,7 @@ export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
 export {
   CredentialUnavailableError,
+  DEFAULT_SOURCE_SECRET_PREFIX,
   SecretsManagerCredentialResolver,
 } from './secrets-manager-credentials.js';
 export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';

@@ -11,6 +11,9 @@ import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 
 const loadSdk = () => import('@aws-sdk/client-secrets-manager');
 
+/** Secret name prefix of source credentials (the CDK stack grants read on exactly these). */
+export const DEFAULT_SOURCE_SECRET_PREFIX = 'bos/sources/';
+
 /** A credential could not be read. The message names the reference only, never a value. */
 export class CredentialUnavailableError extends Error {
   override readonly name = 'CredentialUnavailableError';
@@ -57,7 +60,7 @@ export class SecretsManagerCredentialResolver {
 
   constructor(options: SecretsManagerCredentialResolverOptions = {}) {
     this.#client = options.client;
-    this.#prefix = options.prefix ?? 'bos/sources/';
+    this.#prefix = options.prefix ?? DEFAULT_SOURCE_SECRET_PREFIX;
     this.#ttl = options.cacheTtlMs ?? 300_000;
     this.#timeoutMs = options.operationTimeoutMs ?? 2000;
     this.#clock = options.clock ?? Date.now;

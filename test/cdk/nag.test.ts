@@ -95,6 +95,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-COG4',
       'AwsSolutions-IAM4[Policy::arn:<AWS::Partition>:iam::aws:policy/service-role/AmazonAPIGatewayPushToCloudWatchLogs]',
       'AwsSolutions-IAM5[Resource::*]',
+      'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:bos/sources/*]',
       'AwsSolutions-L1',
     ]);
     for (const [path, id, reason] of acknowledged) {

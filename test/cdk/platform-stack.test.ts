@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
+import { DEFAULT_SOURCE_SECRET_PREFIX } from '../../lambda/aws/index.js';
+import { SOURCE_SECRET_PREFIX } from '../../lib/environment.js';
 import { tableSchemas } from '../../lib/table-schemas.js';
 import { addStack, onlyResource, render, resourceById, resourcesOf, TEST_AUTH } from './stack-fixture.js';
 import type { CfnResourceJson } from './stack-fixture.js';
@@ -149,6 +151,17 @@ describe('platform IAM', () => {
     assert.deepEqual(writes, []);
   });
 
+  it('lets the function read only the source-credential secrets the resolver names, and nothing else of Secrets Manager', () => {
+    assert.equal(SOURCE_SECRET_PREFIX, DEFAULT_SOURCE_SECRET_PREFIX);
+    const secrets = statements.filter((statement) =>
+      actionsOf(statement).some((a) => a.startsWith('secretsmanager:')),
+    );
+    assert.equal(secrets.length, 1);
+    assert.deepEqual(actionsOf(secrets[0]!), ['secretsmanager:GetSecretValue']);
+    const [resource] = resourcesIn(secrets[0]!);
+    assert.match(resource ?? '', /:secretsmanager:.*:secret:bos\/sources\/\*$/);
+  });
+
   it('gives the function role no managed policy and no statement on "*" (X-Ray is off by default)', () => {
     const [, role] = onlyResource(dev, 'AWS::IAM::Role', (r) =>
       render(r.Properties?.AssumeRolePolicyDocument).includes('lambda.amazonaws.com'),
@@ -168,7 +181,7 @@ describe('platform function', () => {
     assert.equal(fn.Properties?.MemorySize, 1024);
   });
 
-  it('gets exactly the DESIGN §6 environment plus NODE_OPTIONS', () => {
+  it('gets exactly the DESIGN §6 environment (no NODE_OPTIONS: source maps are not decoded by default)', () => {
     assert.deepEqual(Object.keys(env).sort(), [
       'AUTH_AUDIENCE',
       'AUTH_ISSUER',
@@ -183,7 +196,6 @@ describe('platform function', () => {
       'MCP_STREAM_TTL_MINUTES',
       'MCP_TASK_TABLE',
       'MCP_TASK_TTL_MINUTES',
-      'NODE_OPTIONS',
     ]);
     assert.equal(env.MCP_ALLOWED_ORIGINS, 'https://claude.ai,https://claude.com');
     assert.equal(env.MCP_SESSION_TTL_MINUTES, '60');
