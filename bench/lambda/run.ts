@@ -9,7 +9,8 @@
  *    BENCH_ROUNDS alternating rounds. Writers and the reader each run in their own process; the stack
  *    process plays API Gateway + the Lambda service.
  *
- * Knobs: BENCH_COLD_RUNS (15), BENCH_EVENTS (20000), BENCH_ROUNDS (7), BENCH_WARMUP (3).
+ * Knobs: BENCH_COLD_RUNS (15), BENCH_EVENTS (20000), BENCH_ROUNDS (7), BENCH_WARMUP (3), and
+ * BENCH_ONLY=streaming to run section 3 alone (default: all three sections).
  *
  * Targets (issue): bundle ≤ 600 KB minified, cold start ≤ 250 ms median, streaming ≤ 2× plain Node.
  * Prints a table and one JSON line. Not a test: nothing here fails a build.
@@ -28,6 +29,11 @@ const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const warmupRounds = Number(process.env['BENCH_WARMUP'] ?? 3);
 const events = Number(process.env['BENCH_EVENTS'] ?? 20_000);
+/** `streaming` skips the bundle and cold-start sections (a quick loop while tuning the streaming path). */
+const only = process.env['BENCH_ONLY'];
+if (only !== undefined && only !== 'streaming')
+  throw new Error(`BENCH_ONLY must be 'streaming', not '${only}'`);
+const streamingOnly = only === 'streaming';
 const KB = 1024;
 const TARGETS = { bundleBytes: 600 * KB, coldStartMs: 250, streamingRatio: 2 };
 
@@ -164,34 +170,43 @@ async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number }
   }
 }
 
-const bundle = await measureBundle();
-const cold = await measureColdStart();
+const bundle = streamingOnly ? undefined : await measureBundle();
+const cold = streamingOnly ? undefined : await measureColdStart();
 const streaming = await measureStreaming();
-const coldMedian = median(cold.samples);
+const coldMedian = cold === undefined ? undefined : median(cold.samples);
 const ratio = streaming.lambdaUs / streaming.plainUs;
 
-const rows: Array<[string, string, string, string]> = [
-  [
-    'bundle minified',
-    `${(bundle.bytes / KB).toFixed(1)} KB`,
-    `≤ ${TARGETS.bundleBytes / KB} KB`,
-    ok(bundle.bytes <= TARGETS.bundleBytes),
-  ],
-  ['bundle gzip', `${(bundle.gzipBytes / KB).toFixed(1)} KB`, '-', '-'],
-  [
-    `cold start median (n=${cold.samples.length})`,
-    `${coldMedian.toFixed(1)} ms`,
-    `≤ ${TARGETS.coldStartMs} ms`,
-    ok(coldMedian <= TARGETS.coldStartMs),
-  ],
-  ['  of which init (spawn → /next)', `${median(cold.initSamples).toFixed(1)} ms`, '-', '-'],
-  [
-    'cold start min / max',
-    `${Math.min(...cold.samples).toFixed(1)} / ${Math.max(...cold.samples).toFixed(1)} ms`,
-    '-',
-    '-',
-  ],
-  ['warm initialize', `${cold.warmMs.toFixed(1)} ms`, '-', '-'],
+const rows: Array<[string, string, string, string]> = [];
+if (bundle !== undefined) {
+  rows.push(
+    [
+      'bundle minified',
+      `${(bundle.bytes / KB).toFixed(1)} KB`,
+      `≤ ${TARGETS.bundleBytes / KB} KB`,
+      ok(bundle.bytes <= TARGETS.bundleBytes),
+    ],
+    ['bundle gzip', `${(bundle.gzipBytes / KB).toFixed(1)} KB`, '-', '-'],
+  );
+}
+if (cold !== undefined && coldMedian !== undefined) {
+  rows.push(
+    [
+      `cold start median (n=${cold.samples.length})`,
+      `${coldMedian.toFixed(1)} ms`,
+      `≤ ${TARGETS.coldStartMs} ms`,
+      ok(coldMedian <= TARGETS.coldStartMs),
+    ],
+    ['  of which init (spawn → /next)', `${median(cold.initSamples).toFixed(1)} ms`, '-', '-'],
+    [
+      'cold start min / max',
+      `${Math.min(...cold.samples).toFixed(1)} / ${Math.max(...cold.samples).toFixed(1)} ms`,
+      '-',
+      '-',
+    ],
+    ['warm initialize', `${cold.warmMs.toFixed(1)} ms`, '-', '-'],
+  );
+}
+rows.push(
   [`stream via RIC + front (${events} ev)`, `${streaming.lambdaUs.toFixed(2)} µs/event`, '-', '-'],
   ['stream via plain node:http', `${streaming.plainUs.toFixed(2)} µs/event`, '-', '-'],
   [
@@ -200,7 +215,7 @@ const rows: Array<[string, string, string, string]> = [
     `≤ ${TARGETS.streamingRatio}×`,
     ok(ratio <= TARGETS.streamingRatio),
   ],
-];
+);
 
 function ok(met: boolean): string {
   return met ? 'met' : 'MISSED';
@@ -213,12 +228,15 @@ for (const row of rows) process.stdout.write(`${line(row)}\n`);
 process.stdout.write(
   `${JSON.stringify({
     bench: 'lambda',
-    bundleBytes: bundle.bytes,
-    bundleGzipBytes: bundle.gzipBytes,
-    coldStartMedianMs: Number(coldMedian.toFixed(1)),
-    coldStartSamplesMs: cold.samples.map((sample) => Number(sample.toFixed(1))),
-    initMedianMs: Number(median(cold.initSamples).toFixed(1)),
-    warmInitializeMs: Number(cold.warmMs.toFixed(1)),
+    ...(bundle === undefined ? {} : { bundleBytes: bundle.bytes, bundleGzipBytes: bundle.gzipBytes }),
+    ...(cold === undefined || coldMedian === undefined
+      ? {}
+      : {
+          coldStartMedianMs: Number(coldMedian.toFixed(1)),
+          coldStartSamplesMs: cold.samples.map((sample) => Number(sample.toFixed(1))),
+          initMedianMs: Number(median(cold.initSamples).toFixed(1)),
+          warmInitializeMs: Number(cold.warmMs.toFixed(1)),
+        }),
     streamingEvents: events,
     lambdaUsPerEvent: Number(streaming.lambdaUs.toFixed(3)),
     plainUsPerEvent: Number(streaming.plainUs.toFixed(3)),

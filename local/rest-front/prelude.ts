@@ -78,7 +78,7 @@ function scalar(value: unknown): string {
  */
 export function readPrelude(body: Readable, maxBytes = MAX_PRELUDE_BYTES): Promise<Prelude> {
   return new Promise<Prelude>((resolve, reject) => {
-    let buffered = Buffer.alloc(0);
+    let buffered: Buffer = Buffer.alloc(0);
     const cleanup = (): void => {
       body.pause();
       body.off('data', onData);
@@ -90,8 +90,10 @@ export function readPrelude(body: Readable, maxBytes = MAX_PRELUDE_BYTES): Promi
       reject(error);
     };
     const onData = (chunk: Buffer): void => {
-      buffered = Buffer.concat([buffered, chunk]);
-      const at = buffered.indexOf(DELIMITER);
+      // Only the new bytes (plus the 7 before them, in case the delimiter straddles chunks) are scanned.
+      const from = Math.max(0, buffered.byteLength - (DELIMITER.byteLength - 1));
+      buffered = buffered.byteLength === 0 ? chunk : Buffer.concat([buffered, chunk]);
+      const at = buffered.indexOf(DELIMITER, from);
       if (at < 0) {
         if (buffered.byteLength > maxBytes)
           fail(new PreludeError('no_delimiter', 'prelude exceeds the size limit'));

@@ -34,11 +34,15 @@ export function relayPayload(
       () => abort('duration_exceeded'),
       Math.max(0, limits.deadline - Date.now()),
     );
-    // One timer for the whole stream, pushed back on every chunk (`refresh()` reuses it: no per-chunk timer).
-    const idleTimer = setTimeout(() => abort('idle_timeout'), limits.idleTimeoutMs);
-    const armIdle = (): void => {
-      idleTimer.refresh();
+    // The idle limit is checked lazily: a chunk only records the time, and one timer, when it fires, either
+    // cuts the stream or re-arms itself for the silence still allowed. No timer work per chunk.
+    let lastChunkAt = Date.now();
+    const checkIdle = (): void => {
+      const left = lastChunkAt + limits.idleTimeoutMs - Date.now();
+      if (left <= 0) abort('idle_timeout');
+      else idleTimer = setTimeout(checkIdle, left);
     };
+    let idleTimer = setTimeout(checkIdle, limits.idleTimeoutMs);
     const settle = (outcome: RelayOutcome): void => {
       if (settled) return;
       settled = true;
@@ -54,20 +58,10 @@ export function relayPayload(
       res.destroy();
       body.destroy();
     };
-    // Chunks read in the same event-loop turn leave in one socket write (cork until `setImmediate`, which
-    // runs right after this turn's I/O callbacks): fewer syscalls, and no timer-based delay.
-    let corked = false;
-    const uncork = (): void => {
-      corked = false;
-      res.uncork();
-    };
+    // No cork of our own: the Runtime API body already hands over what one event-loop turn brought as one
+    // chunk, and `res.write()` corks the socket until the next tick, so writes of one tick share a syscall.
     const onData = (chunk: Buffer): void => {
-      armIdle();
-      if (!corked) {
-        corked = true;
-        res.cork();
-        setImmediate(uncork);
-      }
+      lastChunkAt = Date.now();
       if (!res.write(chunk)) body.pause();
     };
     const onDrain = (): void => {
@@ -78,8 +72,6 @@ export function relayPayload(
     body.once('end', () => {
       if (settled) return;
       settle('completed');
-      // Flush a pending cork first: on Node 22, end() while corked can drop the corked chunks.
-      if (corked) uncork();
       res.end();
     });
     body.once('error', () => {

@@ -4,5 +4,6 @@
  */
 export { InvocationError, RuntimePoolStartError, type InvocationErrorCode } from './errors.js';
 export type { InvocationResponse } from './invocation.js';
+export { MAX_BATCH_BYTES, ResponseBody } from './response-body.js';
 export { RuntimePool, type InvokeOptions, type RuntimePoolOptions } from './runtime-pool.js';
 export { defaultNodePath, ricEntry, runtimeEnvironment } from './runtime-process.js';

@@ -4,12 +4,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Readable } from 'node:stream';
-import { InvocationError, parseErrorDocument } from './errors.js';
-
-/** Streaming responses carry their failure in these trailers (RIC `src/stream/constants.ts`). */
-const TRAILER_ERROR_TYPE = 'lambda-runtime-function-error-type';
-const TRAILER_ERROR_BODY = 'lambda-runtime-function-error-body';
+import type { Readable } from 'node:stream';
+import { InvocationError } from './errors.js';
+import { ResponseBody } from './response-body.js';
 
 /** What an invoker receives once the function starts answering. */
 export interface InvocationResponse {
@@ -20,7 +17,8 @@ export interface InvocationResponse {
   /** Content type the function set, `application/vnd.awslambda.http-integration-response` after `HttpResponseStream.from`. */
   contentType: string;
   /**
-   * The bytes the function writes, chunk by chunk, with backpressure back to the function. Ends when the
+   * The bytes the function writes, as they arrive (the writes that reached us in one event-loop turn come as
+   * one buffer, see {@link ResponseBody}), with backpressure back to the function. Ends when the
    * function ends its stream; is destroyed with an {@link InvocationError} when the function fails, times out
    * or its runtime dies. Destroying it closes the function's response stream, which the function sees.
    */
@@ -38,7 +36,7 @@ export class Invocation {
   #phase: Phase = 'queued';
   #resolve!: (response: InvocationResponse) => void;
   #reject!: (error: InvocationError) => void;
-  #body: Readable | undefined;
+  #body: ResponseBody | undefined;
   /** The invoker went away while the function was running: close its stream as soon as it answers. */
   #abandoned = false;
 
@@ -69,7 +67,7 @@ export class Invocation {
     if (this.#phase !== 'running') return false;
     this.#phase = 'responding';
     const streaming = req.headers['lambda-runtime-function-response-mode'] === 'streaming';
-    const body = relayBody(req, res, () => this.#settle());
+    const body = new ResponseBody(req, res, () => this.#settle());
     this.#body = body;
     if (this.#abandoned) {
       body.destroy();
@@ -90,7 +88,7 @@ export class Invocation {
     const body = this.#body;
     this.#settle();
     if (body === undefined) this.#reject(error);
-    else if (!body.destroyed) body.destroy(error);
+    else body.fail(error);
   }
 
   /**
@@ -112,68 +110,5 @@ export class Invocation {
 
   #settle(): void {
     this.#phase = 'settled';
-  }
-}
-
-/**
- * Turns the runtime's `/response` request into the invoker's body: each chunk is pushed as it arrives, and the
- * runtime's socket is paused while the invoker is behind (backpressure reaches the function's `write()`).
- */
-function relayBody(req: IncomingMessage, res: ServerResponse, settle: () => void): Readable {
-  let finished = false;
-  const body = new Readable({
-    read() {
-      req.resume();
-    },
-    destroy(error, callback) {
-      if (!finished) closeFunctionStream(req, res);
-      settle();
-      callback(error);
-    },
-  });
-  req.on('data', (chunk: Buffer) => {
-    if (!body.destroyed && !body.push(chunk)) req.pause();
-  });
-  req.on('end', () => {
-    finished = true;
-    // The invoker may have dropped the body first (client disconnect): closeFunctionStream already answered.
-    if (!res.headersSent) res.writeHead(202, { 'Content-Type': 'application/json' }).end('{"status":"OK"}');
-    const failure = trailerError(req);
-    settle();
-    if (failure !== undefined) body.destroy(failure);
-    else body.push(null);
-  });
-  req.on('close', () => {
-    if (!finished && !body.destroyed) {
-      body.destroy(
-        new InvocationError('runtime_exit', 'Runtime.ExitError', 'runtime closed the response stream'),
-      );
-    }
-  });
-  return body;
-}
-
-/** The failure a streamed response declared in its trailers, if any. */
-function trailerError(req: IncomingMessage): InvocationError | undefined {
-  const errorType = req.trailers[TRAILER_ERROR_TYPE];
-  if (errorType === undefined) return undefined;
-  const encoded = req.trailers[TRAILER_ERROR_BODY] ?? '';
-  const document = parseErrorDocument(Buffer.from(encoded, 'base64').toString('utf8'), errorType);
-  return new InvocationError('function_error', document.errorType, document.errorMessage);
-}
-
-/**
- * Closes the function's response stream while it is still writing. The runtime client rejects an unhandled
- * promise (and its process dies) if its socket is reset before it has an HTTP answer, so we answer first, then
- * half-close and keep draining: the client sees the answer, then the end of the connection, and its
- * `responseStream` emits `close` to the handler.
- */
-function closeFunctionStream(req: IncomingMessage, res: ServerResponse): void {
-  req.removeAllListeners('data');
-  req.resume();
-  if (!res.headersSent) {
-    // No `Connection: close`: Node would then destroy the socket, and a reset can overtake the answer.
-    res.writeHead(202, { 'Content-Type': 'application/json' });
-    res.end('{"status":"OK"}', () => req.socket.end());
   }
 }
