@@ -4,12 +4,16 @@
  * dev issuer and dev tokens), the bearer token passed as `requestInit.headers.Authorization`: initialize,
  * tools/list, bos_list_contexts, bos_execute as JSON and opted in to streaming, DELETE. Without a token the
  * SDK surfaces the 401 as it really does: a `StreamableHTTPError` with code 401 and our JSON-RPC body, the
- * challenge naming the RFC 9728 metadata, which an SDK OAuth provider then follows.
+ * challenge naming the RFC 9728 metadata. With an `authProvider` the SDK follows it through the whole MCP
+ * authorization flow against the dev issuer (RFC 8414 discovery, RFC 7591 registration, code + PKCE,
+ * `finishAuth`) and then calls the platform with the token it obtained.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { UnauthorizedError } from '@modelcontextprotocol/sdk/client/auth.js';
 import type { OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
+import type { OAuthClientInformationMixed, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import {
   StreamableHTTPClientTransport,
   StreamableHTTPError,
@@ -41,6 +45,56 @@ function recordingFetch(into: string[]): typeof fetch {
     );
     return response;
   };
+}
+
+/** What the in-memory provider kept; `code` is what the redirect carried back. */
+interface ProviderStore {
+  client?: OAuthClientInformationMixed;
+  tokens?: OAuthTokens;
+  verifier?: string;
+  authorizationUrl?: URL;
+  code?: string;
+}
+
+/**
+ * A minimal `OAuthClientProvider`: everything in memory, and a "browser" that opens the authorization URL
+ * with `redirect: 'manual'` and reads the code from the `Location` the dev issuer answers (it auto-approves).
+ */
+function inMemoryProvider(options: { loginHint?: string } = {}): {
+  provider: OAuthClientProvider;
+  store: ProviderStore;
+} {
+  const store: ProviderStore = {};
+  const redirectUrl = 'http://127.0.0.1:9/callback';
+  const state = 'sdk-auth-it-state';
+  const provider: OAuthClientProvider = {
+    redirectUrl,
+    clientMetadata: {
+      redirect_uris: [redirectUrl],
+      client_name: 'sdk-auth-it',
+      token_endpoint_auth_method: 'none',
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+    },
+    state: () => state,
+    clientInformation: () => store.client,
+    saveClientInformation: (information) => void (store.client = information),
+    tokens: () => store.tokens,
+    saveTokens: (tokens) => void (store.tokens = tokens),
+    saveCodeVerifier: (verifier) => void (store.verifier = verifier),
+    codeVerifier: () => store.verifier ?? assert.fail('no code verifier saved'),
+    redirectToAuthorization: async (authorizationUrl) => {
+      store.authorizationUrl = authorizationUrl;
+      if (options.loginHint !== undefined) authorizationUrl.searchParams.set('login_hint', options.loginHint);
+      const response = await fetch(authorizationUrl, { redirect: 'manual' });
+      assert.equal(response.status, 302, await response.text());
+      const location = new URL(response.headers.get('location') ?? assert.fail('no Location'));
+      assert.equal(location.origin + location.pathname, redirectUrl);
+      assert.equal(location.searchParams.get('state'), state);
+      store.code = location.searchParams.get('code') ?? assert.fail(`no code: ${location.search}`);
+    },
+  };
+  return { provider, store };
 }
 
 describe('the official SDK client with a bearer token against the local stack', { timeout: 300_000 }, () => {
@@ -194,42 +248,78 @@ describe('the official SDK client with a bearer token against the local stack', 
     ]);
   });
 
-  it('with an OAuth provider and no token follows the challenge to the RFC 9728 document and the issuer it names, and does not connect', async () => {
+  it('with an OAuth provider and no token discovers the dev issuer, registers, logs in with PKCE, and then calls bos_list_contexts with the issued token', async () => {
     // Prepare: a provider with nothing stored; the SDK then runs its discovery (MCP authorization).
     const exchanges: string[] = [];
-    const redirects: URL[] = [];
-    const redirectUrl = 'http://127.0.0.1:9/callback';
-    const provider: OAuthClientProvider = {
-      redirectUrl,
-      clientMetadata: { redirect_uris: [redirectUrl], client_name: 'sdk-auth-it' },
-      clientInformation: () => undefined,
-      saveClientInformation: () => undefined,
-      tokens: () => undefined,
-      saveTokens: () => undefined,
-      redirectToAuthorization: (authorizationUrl) => void redirects.push(authorizationUrl),
-      saveCodeVerifier: () => undefined,
-      codeVerifier: () => 'unused',
-    };
-    const client = new Client({ name: 'sdk-auth-it', version: '1.0.0' });
-    const transport = new StreamableHTTPClientTransport(url, {
+    const login = inMemoryProvider();
+    const firstTransport = new StreamableHTTPClientTransport(url, {
       fetch: recordingFetch(exchanges),
-      authProvider: provider,
+      authProvider: login.provider,
     });
+    const first = new Client({ name: 'sdk-auth-it', version: '1.0.0' });
 
-    // Act
-    await assert.rejects(client.connect(transport));
+    // Act: the first connect ends at the redirect; finishAuth exchanges the code; a new connect uses the token.
+    const stopped = await first.connect(firstTransport).then(
+      () => assert.fail('connected before logging in'),
+      (error: unknown) => error,
+    );
+    await first.close();
+    const code = login.store.code ?? assert.fail('the provider received no authorization code');
+    await firstTransport.finishAuth(code);
+    const client = new Client({ name: 'sdk-auth-it', version: '1.0.0' });
+    await client.connect(
+      new StreamableHTTPClientTransport(url, {
+        fetch: recordingFetch(exchanges),
+        authProvider: login.provider,
+      }),
+    );
+    const contexts = await client.callTool({ name: 'bos_list_contexts', arguments: {} });
     await client.close();
 
-    // Assess: the 401, then our metadata document, then the authorization server it lists.
+    // Assess: the discovery chain, registration, the token exchange, then the authorized MCP call.
+    assert.ok(stopped instanceof UnauthorizedError, String(stopped));
     const metadataUrl = `${bos.stack.baseUrl}/.well-known/oauth-protected-resource${PATH}`;
     const issuer = bos.stack.environment['AUTH_ISSUER'] ?? assert.fail('no issuer');
-    assert.deepEqual(exchanges.slice(0, 3), [
+    assert.deepEqual(exchanges.slice(0, 5), [
       `POST ${bos.url} -> 401 | www-authenticate: Bearer resource_metadata="${metadataUrl}"`,
       `GET ${metadataUrl} -> 200`,
       `GET ${issuer}/.well-known/oauth-authorization-server -> 200`,
+      `POST ${issuer}/register -> 201`,
+      // finishAuth runs discovery again before it posts the code.
+      `GET ${metadataUrl} -> 200`,
     ]);
-    // The local dev issuer only serves keys (no authorization or token endpoint), so no login starts here.
-    assert.deepEqual(redirects, []);
-    assert.ok(exchanges.every((e) => !e.includes('authorization sent')));
+    assert.ok(exchanges.includes(`POST ${issuer}/token -> 200`), exchanges.join('\n'));
+    assert.ok(exchanges.includes(`POST ${bos.url} -> 200 | authorization sent`), exchanges.join('\n'));
+    const authorizeUrl = login.store.authorizationUrl ?? assert.fail('no authorization request');
+    assert.equal(authorizeUrl.origin + authorizeUrl.pathname, `${issuer}/authorize`);
+    assert.equal(authorizeUrl.searchParams.get('code_challenge_method'), 'S256');
+    assert.equal(authorizeUrl.searchParams.get('resource'), bos.url);
+    assert.equal(login.store.tokens?.token_type, 'Bearer');
+    assert.equal(typeof login.store.tokens?.refresh_token, 'string');
+    const listed = contexts.structuredContent as { contexts: Array<{ context_handle: string }> };
+    assert.deepEqual(
+      listed.contexts.map((c) => c.context_handle),
+      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE],
+    );
+  });
+
+  it('logs in as outsider through the same flow when the authorization request carries login_hint=outsider', async () => {
+    // Prepare
+    const login = inMemoryProvider({ loginHint: 'outsider' });
+    const transport = new StreamableHTTPClientTransport(url, { authProvider: login.provider });
+
+    // Act
+    await assert.rejects(
+      new Client({ name: 'sdk-auth-it', version: '1.0.0' }).connect(transport),
+      UnauthorizedError,
+    );
+    await transport.finishAuth(login.store.code ?? assert.fail('no authorization code'));
+    const client = new Client({ name: 'sdk-auth-it', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(url, { authProvider: login.provider }));
+    const contexts = await client.callTool({ name: 'bos_list_contexts', arguments: {} });
+    await client.close();
+
+    // Assess
+    assert.deepEqual(contexts.structuredContent, { contexts: [] });
   });
 });

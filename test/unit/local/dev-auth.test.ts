@@ -52,7 +52,7 @@ describe('dev auth', () => {
         subject: 'dev-user',
         scopes: ['bos.read'],
       });
-      const missing = issuer.handle(new Request(`${issuer.issuer}/nope`));
+      const missing = await issuer.handle(new Request(`${issuer.issuer}/nope`));
       assert.equal(missing.status, 404);
     } finally {
       await issuer.close();
