@@ -6,8 +6,6 @@
  * every row is a real token signed (or not) by real keys.
  */
 import assert from 'node:assert/strict';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { startStack } from '../../local/stack.js';
 import type { LocalStack } from '../../local/stack.js';
@@ -18,22 +16,13 @@ import {
   createTokenKeys,
   tokenFactory,
 } from '../helpers/bad-token-table.js';
+import { freePort } from '../helpers/free-port.js';
 import { startJwksServer } from '../helpers/jwks-server.js';
 import type { JwksServer } from '../helpers/jwks-server.js';
 
 const ISSUER = 'https://issuer.example.test';
 const PATH = '/mcp/apps/bos/platform';
 const keys = await createTokenKeys();
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  await once(server, 'close');
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 const initialize = (id: number) => ({
   jsonrpc: '2.0',
