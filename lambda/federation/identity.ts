@@ -6,8 +6,16 @@
 import type { NormalizedRecord } from './validate.js';
 import type { FederatedRecord, IdentityMatch, MatchKind } from './types.js';
 
-/** Orders by provenance key: the tuple (source_type, source_identity, external_id). */
-const byKey = (a: NormalizedRecord, b: NormalizedRecord) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0);
+const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/**
+ * Orders by provenance key: the tuple (source_type, source_identity, external_id). The same order as comparing
+ * `key` strings (no part holds a NUL, the smallest unit), without building or flattening them.
+ */
+const byKey = (a: NormalizedRecord, b: NormalizedRecord) =>
+  compareText(a.entry.source_type, b.entry.source_type) ||
+  compareText(a.entry.source_identity, b.entry.source_identity) ||
+  compareText(a.entry.external_id, b.entry.external_id);
 
 /** Scalar precedence: latest `observed_at` first, ties by provenance key (DESIGN §4). */
 const byPrecedence = (a: NormalizedRecord, b: NormalizedRecord) => b.observedMs - a.observedMs || byKey(a, b);
@@ -93,26 +101,81 @@ function clusters(records: readonly NormalizedRecord[]): (number | number[])[] {
   return out;
 }
 
+/** Whether two of `members` share a non-null `pick` key. Small clusters (nearly all) compare pairwise. */
+function shares(members: readonly NormalizedRecord[], pick: (m: NormalizedRecord) => string | null): boolean {
+  if (members.length <= SMALL) {
+    for (let i = 1; i < members.length; i++) {
+      const key = pick(members[i]!);
+      if (key === null) continue;
+      for (let j = 0; j < i; j++) if (pick(members[j]!) === key) return true;
+    }
+    return false;
+  }
+  const seen = new Set<string>();
+  for (const m of members) {
+    const key = pick(m);
+    if (key === null) continue;
+    if (seen.has(key)) return true;
+    seen.add(key);
+  }
+  return false;
+}
+
 /** The key kinds shared by at least two members (after dedupe, provenance keys never are). */
 function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
-  const emails = new Set<string>();
-  const phones = new Set<string>();
-  let email = false;
-  let phone = false;
-  for (const m of members) {
-    if (m.emailKey !== null) {
-      if (emails.has(m.emailKey)) email = true;
-      else emails.add(m.emailKey);
+  const kinds: MatchKind[] = [];
+  if (shares(members, (m) => m.emailKey)) kinds.push('email');
+  if (shares(members, (m) => m.phoneKey)) kinds.push('phone');
+  return kinds;
+}
+
+/** Clusters up to this size are sorted and compared with simple loops, without allocating. */
+const SMALL = 8;
+
+/**
+ * Sorts in place: insertion sort for small arrays (a cluster is usually 2–3 records; the built-in sort
+ * allocates work arrays even for those), the built-in sort otherwise. Both are stable.
+ */
+function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+  if (items.length > SMALL) return items.sort(compare);
+  for (let i = 1; i < items.length; i++) {
+    const item = items[i]!;
+    let j = i - 1;
+    while (j >= 0 && compare(items[j]!, item) > 0) {
+      items[j + 1] = items[j]!;
+      j--;
     }
-    if (m.phoneKey !== null) {
-      if (phones.has(m.phoneKey)) phone = true;
-      else phones.add(m.phoneKey);
+    items[j + 1] = item;
+  }
+  return items;
+}
+
+/** The first non-null `pick` value in precedence order. */
+function firstOf(ranked: readonly NormalizedRecord[], pick: (r: NormalizedRecord) => string | null) {
+  for (const r of ranked) {
+    const value = pick(r);
+    if (value !== null) return value;
+  }
+  return null;
+}
+
+/**
+ * Shallow merge where the highest-precedence value of each attribute wins. Own keys only; `__proto__` is
+ * defined as a plain own key (as Object.fromEntries would), never assigned, so it cannot change a prototype.
+ */
+function mergeAttributes(ranked: readonly NormalizedRecord[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const r of ranked) {
+    const attributes = r.attributes;
+    for (const key of Object.keys(attributes)) {
+      if (Object.hasOwn(out, key)) continue;
+      const value = attributes[key];
+      if (key === '__proto__')
+        Object.defineProperty(out, key, { value, enumerable: true, writable: true, configurable: true });
+      else out[key] = value;
     }
   }
-  const kinds: MatchKind[] = [];
-  if (email) kinds.push('email');
-  if (phone) kinds.push('phone');
-  return kinds;
+  return out;
 }
 
 /** The record standing alone, built once per record and shared by every page and final result holding it. */
@@ -137,30 +200,19 @@ export interface Merged {
 
 /** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
 export function merge(members: NormalizedRecord[]): Merged {
-  const sorted = [...members].sort(byKey);
-  const ranked = members.sort(byPrecedence);
-  const first = (pick: (r: NormalizedRecord) => string | null) => {
-    for (const r of ranked) {
-      const value = pick(r);
-      if (value !== null) return value;
-    }
-    return null;
-  };
+  const sorted = sortSmall([...members], byKey);
+  const ranked = sortSmall(members, byPrecedence);
   const named = ranked.find((r) => r.display_name !== null);
-  // Shallow merge where the highest-precedence value of each attribute wins; a Map keeps `__proto__` a plain key.
-  const attributes = new Map<string, unknown>();
-  for (const r of ranked)
-    for (const [k, v] of Object.entries(r.attributes)) if (!attributes.has(k)) attributes.set(k, v);
   const identity_match: IdentityMatch = { matched_on: matchedOn(sorted), source_count: sorted.length };
   const record: FederatedRecord = {
     record_ref: sorted[0]!.ref,
     display_name: named?.display_name ?? null,
-    email: first((r) => r.email),
-    phone: first((r) => r.phone),
-    lifecycle: first((r) => r.lifecycle),
+    email: firstOf(ranked, (r) => r.email),
+    phone: firstOf(ranked, (r) => r.phone),
+    lifecycle: firstOf(ranked, (r) => r.lifecycle),
     sources: sorted.map((r) => r.entry),
     identity_match,
-    attributes: Object.fromEntries(attributes),
+    attributes: mergeAttributes(ranked),
   };
   return { record, nameKey: named?.nameKey ?? null };
 }

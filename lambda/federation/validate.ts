@@ -39,6 +39,12 @@ const isText = (v: unknown): v is string => typeof v === 'string' && v !== '' &&
 const isNullableText = (v: unknown): v is string | null | undefined =>
   v === undefined || v === null || typeof v === 'string';
 
+function isTextList(v: unknown): v is string[] {
+  if (!Array.isArray(v)) return false;
+  for (let i = 0; i < v.length; i++) if (typeof v[i] !== 'string') return false;
+  return true;
+}
+
 function isPlainObject(v: unknown): v is Record<string, unknown> {
   if (typeof v !== 'object' || v === null || Array.isArray(v)) return false;
   const proto = Object.getPrototypeOf(v) as unknown;
@@ -77,8 +83,7 @@ export function normalizeRecord(raw: unknown, source: SourceRef): NormalizedReco
     return 'invalid_record';
   const observedMs = parseInstant(observed_at);
   if (Number.isNaN(observedMs)) return 'invalid_record';
-  if (!Array.isArray(capabilities) || !capabilities.every((c) => typeof c === 'string'))
-    return 'invalid_record';
+  if (!isTextList(capabilities)) return 'invalid_record';
   const { display_name, email, phone, lifecycle, attributes } = r;
   if (!isNullableText(version) || !isNullableText(display_name) || !isNullableText(email))
     return 'invalid_record';

@@ -2,4 +2,11 @@ export { SseStream } from './stream.js';
 export type { SseStreamOptions } from './stream.js';
 export { listenerBody, replayBody } from './replay.js';
 export type { ReplayOptions } from './replay.js';
-export { commentFrame, encodeFrame, eventFrame, primingFrame, storedEventFrame } from './writer.js';
+export {
+  commentFrame,
+  encodeEventFrame,
+  encodeFrame,
+  eventFrame,
+  primingFrame,
+  storedEventFrame,
+} from './writer.js';

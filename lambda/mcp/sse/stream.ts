@@ -7,7 +7,7 @@
  */
 import { describeError } from '../logger.js';
 import type { Logger, StreamStore } from '../types.js';
-import { commentFrame, encodeFrame, eventFrame, primingFrame } from './writer.js';
+import { commentFrame, encodeEventFrame, encodeFrame, primingFrame } from './writer.js';
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
@@ -32,6 +32,11 @@ export class SseStream {
   #chain: Promise<void> = Promise.resolve();
   #ended = false;
   #waiters: (() => void)[] = [];
+  /**
+   * UTF-16 units of frames sent but not yet enqueued (their step is still in the chain). They count against the
+   * consumer's room: otherwise a fast producer sees an empty queue while its frames pile up in the chain.
+   */
+  #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
 
@@ -42,7 +47,7 @@ export class SseStream {
         start: (controller) => {
           this.#controller = controller;
         },
-        pull: () => this.#wake(),
+        pull: () => this.#wakeIfRoom(),
         cancel: () => {
           this.#end();
           options.onCancel();
@@ -89,9 +94,12 @@ export class SseStream {
     });
   }
 
-  /** Resolves when the consumer has room (desiredSize > 0) or the stream has ended. */
+  /**
+   * Resolves when the consumer has room (desiredSize, less the frames still waiting to be enqueued, is above
+   * zero) or the stream has ended.
+   */
   ready(): Promise<void> {
-    if (this.#ended || (this.#controller.desiredSize ?? 1) > 0) return Promise.resolve();
+    if (this.#hasRoom()) return Promise.resolve();
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
@@ -112,7 +120,7 @@ export class SseStream {
   #persisted(data: string): void {
     const { store: target, logger } = this.#options;
     if (target === undefined) {
-      this.#step(() => this.#write(eventFrame(data, undefined, 'message')));
+      this.#step(() => this.#write(encodeEventFrame(data, undefined, 'message')), data.length);
       return;
     }
     const { store, sessionId, streamId } = target;
@@ -126,20 +134,32 @@ export class SseStream {
       }
       if (id === undefined && data === '') return;
       if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
-      else this.#write(eventFrame(data, id, 'message'));
-    });
+      else this.#write(encodeEventFrame(data, id, 'message'));
+    }, data.length);
   }
 
-  /** Appends a step to the ordered chain; a failing step is logged and never stalls later ones. */
-  #step(step: () => void | Promise<void>): void {
-    this.#chain = this.#chain.then(step).catch((error: unknown) => {
-      this.#options.logger.error('sse frame failed', describeError(error));
-    });
+  /**
+   * Appends a step to the ordered chain; a failing step is logged and never stalls later ones. `units` (the
+   * size of the frame the step writes) counts against the consumer's room until the step has run.
+   */
+  #step(step: () => void | Promise<void>, units = 0): void {
+    this.#pendingUnits += units;
+    this.#chain = this.#chain
+      .then(step)
+      .catch((error: unknown) => {
+        this.#options.logger.error('sse frame failed', describeError(error));
+      })
+      .then(() => {
+        if (units === 0) return;
+        this.#pendingUnits -= units;
+        this.#wakeIfRoom();
+      });
   }
 
-  #write(frame: string): void {
+  /** Enqueues a frame; event frames arrive already encoded (`encodeEventFrame` never builds their string). */
+  #write(frame: string | Uint8Array): void {
     if (this.#ended) return;
-    this.#controller.enqueue(encodeFrame(frame));
+    this.#controller.enqueue(typeof frame === 'string' ? encodeFrame(frame) : frame);
     this.#keepalive?.refresh();
   }
 
@@ -147,6 +167,14 @@ export class SseStream {
     if (this.#ended) return;
     this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
     this.#keepalive?.refresh();
+  }
+
+  #hasRoom(): boolean {
+    return this.#ended || (this.#controller.desiredSize ?? 1) - this.#pendingUnits > 0;
+  }
+
+  #wakeIfRoom(): void {
+    if (this.#hasRoom()) this.#wake();
   }
 
   #wake(): void {

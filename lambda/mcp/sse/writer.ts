@@ -5,31 +5,88 @@
  */
 
 const encoder = new TextEncoder();
+const LF = 0x0a;
+
+/**
+ * Frames up to this many UTF-16 code units are encoded in one pass into a scratch buffer sized for the worst
+ * case (3 bytes per unit); larger ones (a big final result) are measured first, so no frame ever reserves 3×
+ * its size.
+ */
+const ONE_PASS_MAX_UNITS = 1 << 20;
 
 function assertSingleLine(field: string, value: string): void {
   // A CR or LF inside `id`/`event` would end the field early and let data forge extra fields.
   if (/[\r\n]/.test(value)) throw new Error(`SSE ${field} must not contain CR or LF`);
 }
 
+/**
+ * JSON.stringify output never holds a raw CR or LF, so the usual data is one line; indexOf scans it far faster
+ * than a split with a regular expression (page frames are tens of kilobytes each).
+ */
+function isSingleLine(data: string): boolean {
+  return data.indexOf('\n') === -1 && data.indexOf('\r') === -1;
+}
+
 function dataLines(data: string): string {
   if (data === '') return 'data:\n';
+  if (isSingleLine(data)) return `data: ${data}\n`;
   let out = '';
   for (const line of data.split(/\r\n|\r|\n/)) out += `data: ${line}\n`;
   return out;
 }
 
-/** One event frame; `event` is omitted for the priming frame (empty data). */
-export function eventFrame(data: string, id?: string, event?: string): string {
-  let frame = '';
+/** The `id:` and `event:` lines of a frame. */
+function fieldLines(id: string | undefined, event: string | undefined): string {
+  let head = '';
   if (id !== undefined) {
     assertSingleLine('id', id);
-    frame += `id: ${id}\n`;
+    head += `id: ${id}\n`;
   }
   if (event !== undefined) {
     assertSingleLine('event', event);
-    frame += `event: ${event}\n`;
+    head += `event: ${event}\n`;
   }
-  return frame + dataLines(data) + '\n';
+  return head;
+}
+
+/** One event frame; `event` is omitted for the priming frame (empty data). */
+export function eventFrame(data: string, id?: string, event?: string): string {
+  return fieldLines(id, event) + dataLines(data) + '\n';
+}
+
+/**
+ * The UTF-8 bytes of `eventFrame(data, id, event)`, written without building the frame string: concatenating a
+ * large JSON message into a frame and then encoding it copies the whole message once more (twice for text
+ * outside Latin-1, which JavaScript stores as two bytes per unit).
+ */
+export function encodeEventFrame(data: string, id?: string, event?: string): Uint8Array {
+  const head = fieldLines(id, event);
+  if (data === '' || !isSingleLine(data)) return encodeFrame(head + dataLines(data) + '\n');
+  return encodeLine(`${head}data: `, data);
+}
+
+// Reused by every frame up to ONE_PASS_MAX_UNITS; grown on demand, so nothing is allocated at import.
+let scratch = new Uint8Array(0);
+
+/** UTF-8 bytes of `prefix + body + "\n\n"`, in a buffer of exactly that size. */
+function encodeLine(prefix: string, body: string): Uint8Array {
+  const units = prefix.length + body.length;
+  if (units > ONE_PASS_MAX_UNITS) {
+    const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+    const bytes = new Uint8Array(prefixBytes + Buffer.byteLength(body, 'utf8') + 2);
+    encoder.encodeInto(prefix, bytes);
+    const end = prefixBytes + encoder.encodeInto(body, bytes.subarray(prefixBytes)).written;
+    bytes[end] = LF;
+    bytes[end + 1] = LF;
+    return bytes;
+  }
+  // UTF-8 needs at most 3 bytes per UTF-16 code unit (a surrogate pair is 2 units and 4 bytes).
+  if (scratch.length < units * 3 + 2) scratch = new Uint8Array(units * 3 + 2);
+  let at = encoder.encodeInto(prefix, scratch).written;
+  at += encoder.encodeInto(body, scratch.subarray(at)).written;
+  scratch[at++] = LF;
+  scratch[at++] = LF;
+  return scratch.slice(0, at);
 }
 
 /**
@@ -54,7 +111,17 @@ export function commentFrame(text: string): string {
   return out + '\n';
 }
 
-/** UTF-8 bytes of a frame. */
+/**
+ * UTF-8 bytes of a frame, in a buffer of exactly that size. `TextEncoder#encode` measures the string, then
+ * allocates and fills the result; encoding in one pass into the scratch buffer and copying the bytes out costs
+ * far less for large frames.
+ */
 export function encodeFrame(frame: string): Uint8Array {
-  return encoder.encode(frame);
+  if (frame.length > ONE_PASS_MAX_UNITS) {
+    const bytes = new Uint8Array(Buffer.byteLength(frame, 'utf8'));
+    encoder.encodeInto(frame, bytes);
+    return bytes;
+  }
+  if (scratch.length < frame.length * 3) scratch = new Uint8Array(frame.length * 3);
+  return scratch.slice(0, encoder.encodeInto(frame, scratch).written);
 }

@@ -80,6 +80,56 @@ describe('IdentityIndex', () => {
     );
   });
 
+  it('gives the same final bytes when its key tables give up and the Map-based rules take over', () => {
+    fc.assert(
+      fc.property(
+        fc.array(recordSpec, { minLength: 2, maxLength: 40 }),
+        fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 10 }),
+        (specs, sizes) => {
+          const reference = federate(specs.map(normalized));
+          // One probe per lookup: any two keys in one cell make the table give up.
+          const index = new IdentityIndex({ maxProbes: 1, seed: 1 });
+          for (const chunk of chunked(specs.map(normalized), sizes)) {
+            sortStandalone(chunk);
+            index.addChunk(chunk);
+          }
+          assert.equal(JSON.stringify(index.result()), JSON.stringify(reference));
+        },
+      ),
+      { numRuns: 100 },
+    );
+  });
+
+  it('merges attributes by precedence without touching prototypes, keeping JSON key order', () => {
+    const source = sources[0]!;
+    const make = (id: string, day: number, attributes: Record<string, unknown>) => {
+      const r = normalizeRecord(
+        rawRecord(source, id, {
+          email: 'kim@x.io',
+          observed_at: `2026-10-0${day}T12:00:00Z`,
+          attributes: JSON.parse(JSON.stringify(attributes)) as Record<string, unknown>,
+        }),
+        source,
+      );
+      assert.ok(typeof r !== 'string');
+      return r;
+    };
+    // `__proto__` arrives as an own key (as JSON.parse makes it); `toString` is only inherited by `{}`.
+    const older = JSON.parse('{"__proto__": "old", "toString": "old", "2": "old", "b": "old"}') as Record<
+      string,
+      unknown
+    >;
+    const newer = JSON.parse('{"b": "new", "10": "new", "__proto__": "new"}') as Record<string, unknown>;
+    const index = new IdentityIndex();
+    index.addChunk([make('k1', 1, older), make('k2', 2, newer)]);
+    const [merged] = index.result();
+    assert.equal(Object.getPrototypeOf(merged?.attributes), Object.prototype);
+    assert.equal(
+      JSON.stringify(merged?.attributes),
+      '{"2":"old","10":"new","b":"new","__proto__":"new","toString":"old"}',
+    );
+  });
+
   it('reports a chunk as linked when two of its records share an email, even written differently', () => {
     const index = new IdentityIndex();
     const source = sources[0]!;
