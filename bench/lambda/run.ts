@@ -4,6 +4,8 @@
  * 1. Bundle size of `lambda/handlers/platform.ts` with the deploy-time esbuild options (minified, gzip).
  * 2. Cold start: a fresh runtime process until the first byte of an MCP `initialize` response reaches an HTTP
  *    client through the REST front (median of BENCH_COLD_RUNS).
+ *    The same measure for the trivial streaming handler of section 3 (one frame) is printed beside it as
+ *    the floor: what Node.js, the runtime client and the front cost before any of our code loads.
  * 3. Streaming overhead: BENCH_EVENTS SSE frames written by a streaming handler under the runtime client and
  *    relayed by the front, versus the same frames written by a plain `node:http` server, median of
  *    BENCH_ROUNDS alternating rounds. Writers and the reader each run in their own process; the stack
@@ -142,7 +144,7 @@ function startStreamClient(): { fetch: (url: string) => Promise<number>; stop: (
   };
 }
 
-async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number }> {
+async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number; floorSamples: number[] }> {
   const stack = await startStack({
     handlerEntry: fileURLToPath(new URL('./burst-handler.ts', import.meta.url)),
     bundleDir: '.local/bench/burst',
@@ -152,6 +154,16 @@ async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number }
   const plain = await startPlainServer();
   const client = startStreamClient();
   try {
+    // The cold-start floor: a fresh runtime process until the first byte of this one-frame handler.
+    const floorSamples: number[] = [];
+    if (!streamingOnly) {
+      for (let run = 0; run < coldRuns; run += 1) {
+        const spawnedAt = await stack.pool.recycle();
+        const response = await timedRequest(`${stack.url}?count=1`);
+        if (response.status !== 200) throw new Error(`floor request answered ${response.status}`);
+        floorSamples.push(response.firstByteAt - spawnedAt);
+      }
+    }
     const sides = [
       { url: `${stack.url}?count=${events}`, samples: [] as number[] },
       { url: `${plain.url}?count=${events}`, samples: [] as number[] },
@@ -162,7 +174,7 @@ async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number }
     for (let round = 0; round < rounds; round += 1) {
       for (const side of sides) side.samples.push(((await client.fetch(side.url)) * 1000) / events);
     }
-    return { lambdaUs: median(sides[0]!.samples), plainUs: median(sides[1]!.samples) };
+    return { lambdaUs: median(sides[0]!.samples), plainUs: median(sides[1]!.samples), floorSamples };
   } finally {
     client.stop();
     plain.stop();
@@ -204,6 +216,7 @@ if (cold !== undefined && coldMedian !== undefined) {
       '-',
     ],
     ['warm initialize', `${cold.warmMs.toFixed(1)} ms`, '-', '-'],
+    ['  floor: one-frame handler cold', `${median(streaming.floorSamples).toFixed(1)} ms`, '-', '-'],
   );
 }
 rows.push(
@@ -236,6 +249,7 @@ process.stdout.write(
           coldStartSamplesMs: cold.samples.map((sample) => Number(sample.toFixed(1))),
           initMedianMs: Number(median(cold.initSamples).toFixed(1)),
           warmInitializeMs: Number(cold.warmMs.toFixed(1)),
+          coldStartFloorMedianMs: Number(median(streaming.floorSamples).toFixed(1)),
         }),
     streamingEvents: events,
     lambdaUsPerEvent: Number(streaming.lambdaUs.toFixed(3)),
