@@ -12,12 +12,13 @@ export interface BosTool {
   def: ToolDef;
   handler: StreamingToolHandler;
   /**
-   * The tool's refusals (invalid arguments, unknown handle, operation not permitted), run by the runtime
-   * before an SSE response is committed so they keep their JSON semantics under the streaming opt-in
-   * (contract: validation failures keep their existing HTTP/JSON-RPC semantics). The handler repeats
-   * them, so a grant is still re-checked on the call that uses it.
+   * The tool's refusals (unknown handle, operation not permitted, invalid operation arguments), run by
+   * the runtime before an SSE response is committed so they keep their JSON semantics under the streaming
+   * opt-in (contract: validation failures keep their existing HTTP/JSON-RPC semantics). The handler
+   * repeats them, so a grant is still re-checked on the call that uses it. The tool's own arguments need
+   * no check here: the runtime validated them against `def.inputSchema` before either runs.
    */
-  beforeStream: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
+  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
 }
 
 const CONTEXT_HANDLE = {
@@ -84,20 +85,13 @@ const executeDef: ToolDef = {
 
 /** `bos_list_contexts`, `bos_list_tools` and `bos_execute`. */
 export function bosTools(deps: BosToolDeps): BosTool[] {
-  const listContexts: StreamingToolHandler = async (args, ctx) => {
-    await deps.validate(listContextsDef.inputSchema, args);
+  const listContexts: StreamingToolHandler = async (_args, ctx) => {
     const grants = ctx.principal ? await deps.directory.contextsFor(ctx.principal) : [];
     return plainResult({ contexts: grants.map((g) => contextObject(g.context)) }, ctx);
   };
 
-  const listContextsChecks = async (args: JsonObject): Promise<void> => {
-    await deps.validate(listContextsDef.inputSchema, args);
-  };
-
   const listToolsGrant = async (args: JsonObject, ctx: McpRequestContext) => {
-    const { context_handle } = (await deps.validate(listToolsDef.inputSchema, args)) as {
-      context_handle: string;
-    };
+    const { context_handle } = args as { context_handle: string };
     return requireGrant(deps, ctx, context_handle);
   };
 
@@ -111,7 +105,7 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
   };
 
   const executePlan = async (args: JsonObject, ctx: McpRequestContext) => {
-    const request = (await deps.validate(executeDef.inputSchema, args)) as {
+    const request = args as {
       context_handle: string;
       tool_name: string;
       arguments?: JsonObject;
@@ -129,7 +123,7 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
   };
 
   return [
-    { def: listContextsDef, handler: listContexts, beforeStream: listContextsChecks },
+    { def: listContextsDef, handler: listContexts },
     {
       def: listToolsDef,
       handler: listTools,

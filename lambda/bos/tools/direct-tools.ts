@@ -31,14 +31,17 @@ function directDef(operation: OperationDef): ToolDef {
   };
 }
 
-/** The refusals of a direct tool: invalid arguments, no default context, operation not permitted. */
+/**
+ * The refusals of a direct tool: no default context, operation not permitted. Its arguments were
+ * validated by the runtime against `operation.inputSchema` (the tool's `inputSchema`) before this runs.
+ */
 async function directPlan(
   deps: BosToolDeps,
   operation: OperationDef,
   args: JsonObject,
   ctx: McpRequestContext,
 ): Promise<{ validArgs: JsonObject; grant: ContextGrant }> {
-  const validArgs = await deps.validate(operation.inputSchema, args);
+  const validArgs = args;
   const grant = await requireDefaultGrant(deps, ctx);
   if (!grant.operations.includes(operation.name)) {
     throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {
