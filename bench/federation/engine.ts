@@ -1,10 +1,11 @@
 /**
  * Federation engine benchmark (DESIGN §8: prints a table and one JSON line; never a timed test).
  * (a) 32 sources × 200 ms at maxConcurrentSources 8: makespan vs the ideal 4 × 200 ms, max reads in flight.
- * (b) 8 sources × 25,000 records through the engine, with every page written as an SSE
+ * (b) 8 sources × 25,000 records through the whole invocation: the engine, every page written as an SSE
  *     `notifications/bos/source_result` frame by the production path (notifier → SseStream → body bytes,
- *     with its backpressure), plus the final merge: CPU µs per record and peak RSS. The final frame (also
- *     the production path) is measured on its own.
+ *     with its backpressure), the final merge, and the final frame (the production path too) read to its
+ *     last byte: CPU µs per input record and peak RSS. The part before the final frame and the final frame
+ *     are also reported on their own.
  */
 import { loadavg } from 'node:os';
 
@@ -111,25 +112,29 @@ async function throughput() {
     onEvent: sink.onEvent,
   });
   await sink.caughtUp();
-  const used = process.cpuUsage(cpu);
-  const wallMs = performance.now() - started;
+  const pagesUsed = process.cpuUsage(cpu);
   const sseBytes = sink.bytes();
   const peakRssMb = process.resourceUsage().maxRSS / 1024;
-  // The final frame's encoding is the streaming layer's cost, outside the target; measured on its own.
+  // The final frame, built and written as the platform does, until the reader has its last byte.
   const finalCpu = process.cpuUsage();
   await sink.finish(result);
   const finalUsed = process.cpuUsage(finalCpu);
+  const used = process.cpuUsage(cpu);
+  const wallMs = performance.now() - started;
   const records = sources * perSource;
+  const micros = (usage: NodeJS.CpuUsage) => usage.user + usage.system;
   return {
     records,
     pages: sink.frames(),
     sseBytes,
     finalBytes: sink.bytes() - sseBytes,
-    finalEncodeCpuMs: (finalUsed.user + finalUsed.system) / 1000,
+    finalEncodeCpuMs: micros(finalUsed) / 1000,
+    finalUsPerRecord: micros(finalUsed) / records,
     merged: result.records.length,
-    cpuMs: (used.user + used.system) / 1000,
+    cpuMs: micros(used) / 1000,
     wallMs,
-    cpuUsPerRecord: (used.user + used.system) / records,
+    cpuUsPerRecord: micros(used) / records,
+    pagesUsPerRecord: micros(pagesUsed) / records,
     peakRssMb,
     peakRssWithFinalMb: process.resourceUsage().maxRSS / 1024,
   };
@@ -155,14 +160,15 @@ const rows: [string, string, string][] = [
   ['(a) makespan, 32 sources × 200 ms', `${a.makespanMs.toFixed(0)} ms`, `ideal ${a.idealMs} ms`],
   ['(a) max reads in flight', String(a.maxInFlight), `limit ${a.max}`],
   ['(b) records in / merged out', `${b.records} / ${b.merged}`, `${b.pages} SSE frames`],
-  ['(b) CPU per record (engine+SSE+merge)', `${b.cpuUsPerRecord.toFixed(2)} µs`, 'target ≤ 10 µs'],
+  ['(b) CPU per record, whole invocation', `${b.cpuUsPerRecord.toFixed(2)} µs`, 'target ≤ 10 µs'],
+  ['(b)   engine + SSE pages + merge', `${b.pagesUsPerRecord.toFixed(2)} µs`, ''],
+  ['(b)   final frame', `${b.finalUsPerRecord.toFixed(2)} µs`, `${b.finalEncodeCpuMs.toFixed(0)} ms CPU`],
   ['(b) CPU total / wall', `${b.cpuMs.toFixed(0)} ms / ${b.wallMs.toFixed(0)} ms`, ''],
   [
     '(b) SSE bytes / final frame bytes',
     `${(b.sseBytes / 1e6).toFixed(1)} MB / ${(b.finalBytes / 1e6).toFixed(1)} MB`,
     '',
   ],
-  ['(b) final frame encode (not in target)', `${b.finalEncodeCpuMs.toFixed(0)} ms CPU`, ''],
   ['(b) peak RSS (engine + pages)', `${b.peakRssMb.toFixed(0)} MB`, ''],
   ['(b) peak RSS incl. final frame', `${b.peakRssWithFinalMb.toFixed(0)} MB`, ''],
   [
@@ -184,6 +190,8 @@ process.stdout.write(
     records: b.records,
     merged: b.merged,
     cpu_us_per_record: Number(b.cpuUsPerRecord.toFixed(3)),
+    pages_cpu_us_per_record: Number(b.pagesUsPerRecord.toFixed(3)),
+    final_frame_cpu_us_per_record: Number(b.finalUsPerRecord.toFixed(3)),
     peak_rss_mb: Math.round(b.peakRssMb),
     peak_rss_with_final_mb: Math.round(b.peakRssWithFinalMb),
     final_encode_cpu_ms: Math.round(b.finalEncodeCpuMs),

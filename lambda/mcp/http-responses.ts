@@ -5,6 +5,7 @@
  */
 import type { McpError } from './errors.js';
 import { errorJson } from './json-rpc.js';
+import type { JsonRpcBody } from './json-rpc.js';
 import type { JsonRpcId } from './types.js';
 
 export type HeaderMap = Record<string, string>;
@@ -23,11 +24,14 @@ export class Responder {
     return extra === undefined ? headers : Object.assign(headers, extra);
   }
 
-  /** A JSON response with a pre-serialised body. */
-  json(status: number, body: string, extra?: HeaderMap): Response {
+  /**
+   * A JSON response with a serialised body: one string, or chunks written as the body is read (a large tool
+   * result, which then never exists as one string). Status and headers are the same either way.
+   */
+  json(status: number, body: JsonRpcBody, extra?: HeaderMap): Response {
     const headers = this.headers(extra);
     headers['content-type'] = 'application/json';
-    return new Response(body, { status, headers });
+    return new Response(typeof body === 'string' ? body : body.stream(), { status, headers });
   }
 
   /** A JSON-RPC error envelope. */

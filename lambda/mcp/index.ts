@@ -41,3 +41,7 @@ export { acceptsMediaType, parseAccept, parseMediaType } from './media-type.js';
 export type { MediaType } from './media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
 export { randomId } from './ids.js';
+export { CHUNK_BYTES, ChunkWriter } from './chunk-writer.js';
+export { LazyJson } from './lazy-json.js';
+export type { JsonSink, Lazy } from './lazy-json.js';
+export { ChunkedJson, jsonChunks, writeJson } from './json-chunks.js';

@@ -8,4 +8,4 @@ export {
 } from './negotiation.js';
 export { contextObject, createSourceResultNotifier, SOURCE_RESULT_METHOD } from './source-result-notifier.js';
 export type { SourceResultEvent } from './source-result-notifier.js';
-export { structuredText } from './text-content.js';
+export { StructuredText, structuredText } from './text-content.js';

@@ -2,10 +2,17 @@ import type { FederationResult } from '../../federation/index.js';
 import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 import { contextObject } from '../extension/source-result-notifier.js';
-import { structuredText } from '../extension/text-content.js';
+import { StructuredText, structuredText } from '../extension/text-content.js';
 
 /** The identity envelope version `bos_execute` wraps results in (contract §5). */
 export const IDENTITY_CONTRACT_VERSION = 'bos-identity-mcp/v2';
+
+/**
+ * From this many records on, the text block is a `StructuredText`, written straight into the response's chunks;
+ * below it, one string and one `JSON.stringify` of the response cost less (measured crossover: about 3 records,
+ * docs/federation.md "The final frame").
+ */
+export const LAZY_TEXT_MIN_RECORDS = 4;
 
 /**
  * A direct federated tool's result: records at `structuredContent.result`, metadata at
@@ -13,7 +20,7 @@ export const IDENTITY_CONTRACT_VERSION = 'bos-identity-mcp/v2';
  */
 export function directResult(result: FederationResult, ctx: McpRequestContext): ToolResult {
   const structured = operationResult(result);
-  return toolResult(structured, isPartial(result), ctx);
+  return toolResult(structured, isPartial(result), ctx, result.records.length);
 }
 
 /**
@@ -31,12 +38,14 @@ export function envelopeResult(
     context: publicContext,
     result: operationResult(result),
   };
-  return toolResult(structured, isPartial(result), ctx, { 'bos/context': publicContext });
+  return toolResult(structured, isPartial(result), ctx, result.records.length, {
+    'bos/context': publicContext,
+  });
 }
 
 /** A non-federated tool's result (listing tools): same text/structured pairing, never an error. */
 export function plainResult(structured: JsonObject, ctx: McpRequestContext): ToolResult {
-  return toolResult(structured, false, ctx);
+  return toolResult(structured, false, ctx, 0);
 }
 
 function operationResult(result: FederationResult): JsonObject {
@@ -50,17 +59,20 @@ function isPartial(result: FederationResult): boolean {
 
 /**
  * `content` carries one text block with the JSON of `structuredContent` (contract §5 final frame), so a
- * client that only reads text sees the same result. In 2026-07-28 requests the result also says
- * `resultType: "complete"` (contract §5; mcp-2026-notes §1.6).
+ * client that only reads text sees the same result; for a large result it is written lazily, never built as
+ * one string. In 2026-07-28 requests the result also says `resultType: "complete"` (contract §5;
+ * mcp-2026-notes §1.6).
  */
 function toolResult(
   structured: JsonObject,
   isError: boolean,
   ctx: McpRequestContext,
+  records: number,
   meta?: JsonObject,
 ): ToolResult {
+  const text = records >= LAZY_TEXT_MIN_RECORDS ? new StructuredText(structured) : structuredText(structured);
   const result: ToolResult = {
-    content: [{ type: 'text', text: structuredText(structured) }],
+    content: [{ type: 'text', text }],
     structuredContent: structured,
     isError,
   };

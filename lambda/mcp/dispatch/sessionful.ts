@@ -5,7 +5,8 @@
  */
 import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
 import type { Responder } from '../http-responses.js';
-import { classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
+import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
+import type { JsonRpcBody } from '../json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
@@ -111,7 +112,7 @@ async function request(
   session: SessionRecord,
   message: JsonRpcRequest,
   allowStream: boolean,
-): Promise<string | Response> {
+): Promise<JsonRpcBody | Response> {
   const { rt } = input;
   try {
     if (message.method === 'tools/call') {
@@ -150,7 +151,7 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
     return respond.accepted();
   }
   const out = await request(input, session, message.message, true);
-  return typeof out === 'string' ? respond.json(200, out) : out;
+  return out instanceof Response ? out : respond.json(200, out);
 }
 
 /** Handles a batch: only for sessions negotiated at 2025-03-26, never containing `initialize`. */
@@ -188,8 +189,9 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
               new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
             );
           }
+          // Batch parts are joined into one body: a chunked result is written out whole here.
           const out = await request(input, session, message.message, false);
-          return typeof out === 'string' ? out : undefined;
+          return out instanceof Response ? undefined : bodyText(out);
         }
       }
     }),

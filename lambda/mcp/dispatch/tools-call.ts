@@ -4,9 +4,11 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
-import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { Responder } from '../http-responses.js';
-import { errorJson, isObject, requestJson, resultJson } from '../json-rpc.js';
+import { errorJson, isObject, requestJson, resultBody } from '../json-rpc.js';
+import type { JsonRpcBody } from '../json-rpc.js';
+import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../session-manager.js';
 import { SseStream } from '../sse/index.js';
@@ -24,15 +26,25 @@ import type {
 import { requestContext } from './context.js';
 import type { RequestScope } from './context.js';
 
-/** A buffered JSON body, or a ready SSE response. */
-export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: Response };
+/** A buffered JSON body (one string, or chunks for a large result), or a ready SSE response. */
+export type ToolsCallAnswer = { kind: 'json'; body: JsonRpcBody } | { kind: 'sse'; response: Response };
 
 /** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
 const defaultLogLevel: LoggingLevel = 'info';
 const defaultClientRequestTimeoutMs = 60_000;
 
-function answer(id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
-  return outcome.ok ? resultJson(id, outcome.result) : errorJson(id, outcome.error);
+/**
+ * The response to a call. A result that cannot be serialised (a handler broke the JSON types) becomes the
+ * generic internal error, logged, as any other tool failure.
+ */
+function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): JsonRpcBody {
+  if (!outcome.ok) return errorJson(id, outcome.error);
+  try {
+    return resultBody(id, outcome.result);
+  } catch (error) {
+    rt.logger.error('tool result could not be serialised', describeError(error));
+    return errorJson(id, toWireError(error));
+  }
 }
 
 /** Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. */
@@ -72,7 +84,7 @@ export async function callTool(
     try {
       return {
         kind: 'json',
-        body: answer(request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
+        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
       };
     } finally {
       untrack();
@@ -85,7 +97,7 @@ export async function callTool(
       const ctx = bufferedStreamingContext(base);
       return {
         kind: 'json',
-        body: answer(request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
+        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
       };
     } finally {
       untrack();
@@ -95,7 +107,7 @@ export async function callTool(
   const refused = await preflight(entry.options, rawArgs, base, guard);
   if (refused !== undefined) {
     untrack();
-    return { kind: 'json', body: answer(request.id, refused) };
+    return { kind: 'json', body: answer(rt, request.id, refused) };
   }
   // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
   // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a
@@ -126,7 +138,7 @@ export async function callTool(
   const ctx = streamingContext(rt, base, session, sse, controller.signal, !cancelOnDisconnect);
   const streamGuard = cancelOnDisconnect ? guard : { ...guard, external: undefined };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
-    .then((outcome) => sse.finish(answer(request.id, outcome)))
+    .then((outcome) => sse.finish(answer(rt, request.id, outcome), request.id))
     .finally(untrack);
   rt.track(work);
   return { kind: 'sse', response: respond.sse(sse.body, session.sessionId) };

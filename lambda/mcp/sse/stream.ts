@@ -3,11 +3,36 @@
  * (a serial chain, so ids are assigned in order) and then enqueued on a `ReadableStream` whose queue is
  * bounded by `highWaterMark` bytes: `ready()` lets producers wait for the consumer (backpressure), and
  * nothing but the not-yet-read frames is held in memory. Keepalive comments fill idle gaps. `finish`
- * always ends the stream, whatever failed before.
+ * always ends the stream, whatever failed before; a large final message (`ChunkedJson`) is written chunk by
+ * chunk with the same backpressure, never as one string.
  */
+import { JsonRpcCode, McpError, toWireError } from '../errors.js';
+import type { ChunkedJson } from '../json-chunks.js';
+import { errorJson } from '../json-rpc.js';
+import type { JsonRpcBody } from '../json-rpc.js';
 import { describeError } from '../logger.js';
-import type { Logger, StreamStore } from '../types.js';
-import { commentFrame, encodeEventFrame, encodeFrame, primingFrame } from './writer.js';
+import type { JsonRpcId, Logger, StreamStore } from '../types.js';
+import {
+  commentFrame,
+  encodeEventFrame,
+  encodeFrame,
+  eventFrameHead,
+  FRAME_END,
+  primingFrame,
+} from './writer.js';
+
+/**
+ * Largest final message stored for replay: DynamoDB items are capped at 400 KB and reference-runtime-lessons §5
+ * item 7 keeps inline events at or below 358,400 B (`lambda/aws/dynamodb-stream-store.ts` refuses larger ones).
+ * There is no S3 spill, so a larger final message is delivered live and replaced in the store (see `finish`).
+ */
+export const MAX_STORED_EVENT_BYTES = 358_400;
+
+/** Stored in place of a final message too large to replay (docs/mcp-runtime.md "Streaming (SSE)"). */
+const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too large to replay');
+
+const END_BYTES = encodeFrame(FRAME_END);
+const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
@@ -22,6 +47,8 @@ export interface SseStreamOptions {
   onCancel: () => void;
   /** Bytes queued before `ready()` waits. @default 65536 */
   highWaterMark?: number;
+  /** Largest final message (UTF-8 bytes) stored for replay. @default MAX_STORED_EVENT_BYTES */
+  maxStoredEventBytes?: number;
 }
 
 /** A resumable SSE response body. */
@@ -39,6 +66,8 @@ export class SseStream {
   #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
+  /** While a chunked frame is half written nothing else may be enqueued (a keepalive would land in its data). */
+  #midFrame = false;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -103,9 +132,17 @@ export class SseStream {
     return new Promise((resolve) => this.#waiters.push(resolve));
   }
 
-  /** Sends the final message, closes the stored stream and ends the body. Never rejects. */
-  async finish(finalJson: string): Promise<void> {
-    this.send(finalJson);
+  /**
+   * Sends the final message, closes the stored stream and ends the body. Never rejects. A `ChunkedJson` goes out
+   * chunk by chunk inside one `data:` line, waiting for the consumer between chunks. With a store, a final
+   * message over `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for
+   * `requestId` in its place (same event id): a client that resumes after losing it learns that the result
+   * cannot be replayed instead of waiting for a frame that will never come.
+   */
+  async finish(final: JsonRpcBody, requestId?: JsonRpcId): Promise<void> {
+    const id = requestId ?? (typeof final === 'string' ? null : idOf(final));
+    if (typeof final === 'string') this.#persisted(final, id);
+    else this.#step(() => this.#sendChunked(final, id));
     await this.#chain;
     const { store: target, logger } = this.#options;
     await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
@@ -117,25 +154,103 @@ export class SseStream {
     }
   }
 
-  #persisted(data: string): void {
-    const { store: target, logger } = this.#options;
-    if (target === undefined) {
+  /** `finalFor` (the request id of a final message) turns on the replay size bound. */
+  #persisted(data: string, finalFor?: JsonRpcId | null): void {
+    if (this.#options.store === undefined) {
       this.#step(() => this.#write(encodeEventFrame(data, undefined, 'message')), data.length);
       return;
     }
-    const { store, sessionId, streamId } = target;
     this.#step(async () => {
-      let id: string | undefined;
-      try {
-        id = await store.append(sessionId, streamId, data);
-      } catch (error) {
-        // Still deliver to the live client; the frame just cannot be replayed (no id).
-        logger.warn('stream store append failed', describeError(error));
-      }
+      const tooLarge = finalFor !== undefined && utf8Bytes(data) > this.#maxStored();
+      const id = await this.#append(tooLarge ? this.#standIn(finalFor) : data);
       if (id === undefined && data === '') return;
       if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
       else this.#write(encodeEventFrame(data, id, 'message'));
     }, data.length);
+  }
+
+  /** Stores an event; on failure the frame is still delivered live, just not replayable (no id). */
+  async #append(data: string): Promise<string | undefined> {
+    const { store: target, logger } = this.#options;
+    if (target === undefined) return undefined;
+    try {
+      return await target.store.append(target.sessionId, target.streamId, data);
+    } catch (error) {
+      logger.warn('stream store append failed', describeError(error));
+      return undefined;
+    }
+  }
+
+  #maxStored(): number {
+    return this.#options.maxStoredEventBytes ?? MAX_STORED_EVENT_BYTES;
+  }
+
+  #standIn(requestId: JsonRpcId | null): string {
+    this.#options.logger.warn('final message too large to store for replay');
+    return errorJson(requestId, tooLargeToReplay);
+  }
+
+  /**
+   * Writes a chunked final message as one frame. With a store, the first chunks are read ahead up to the replay
+   * bound: a message that ends within it is stored whole, like any other frame.
+   */
+  async #sendChunked(message: ChunkedJson, requestId: JsonRpcId | null): Promise<void> {
+    const ahead: Uint8Array[] = [];
+    let id: string | undefined;
+    if (this.#options.store !== undefined) {
+      let bytes = 0;
+      let whole = false;
+      try {
+        while (!whole && bytes <= this.#maxStored()) {
+          const step = message.next();
+          if (step.done === true) whole = true;
+          else {
+            ahead.push(step.value);
+            bytes += step.value.byteLength;
+          }
+        }
+      } catch (error) {
+        // Nothing of the frame is out yet: the client gets an ordinary error frame instead.
+        this.#options.logger.error('final message failed to serialise', describeError(error));
+        const failure = errorJson(requestId, toWireError(error));
+        this.#write(encodeEventFrame(failure, await this.#append(failure), 'message'));
+        return;
+      }
+      id = await this.#append(
+        whole && bytes <= this.#maxStored() ? decodeUtf8(ahead) : this.#standIn(requestId),
+      );
+    }
+    this.#midFrame = true;
+    try {
+      await this.#enqueue(encodeFrame(eventFrameHead(id, 'message')));
+      for (const chunk of ahead) await this.#enqueue(chunk);
+      for (;;) {
+        if (this.#ended) {
+          message.return();
+          return;
+        }
+        const step = message.next();
+        if (step.done === true) break;
+        await this.#enqueue(step.value);
+      }
+      await this.#enqueue(END_BYTES);
+    } catch (error) {
+      // Bytes of the frame are out, so no error frame can follow it: the body ends with the frame unfinished,
+      // which SSE parsers discard, and the client sees the stream end without a final response.
+      this.#options.logger.error('final message failed after its first bytes', describeError(error));
+      this.#end();
+      this.#controller.close();
+    } finally {
+      this.#midFrame = false;
+    }
+  }
+
+  /** Enqueues one chunk, then waits while the consumer's queue is full (or until the stream ends). */
+  async #enqueue(chunk: Uint8Array): Promise<void> {
+    if (this.#ended) return;
+    this.#controller.enqueue(chunk);
+    this.#keepalive?.refresh();
+    if (!this.#hasRoom()) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
   /**
@@ -165,6 +280,10 @@ export class SseStream {
 
   #onIdle(): void {
     if (this.#ended) return;
+    if (this.#midFrame) {
+      this.#keepalive?.refresh();
+      return;
+    }
     this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
     this.#keepalive?.refresh();
   }
@@ -188,4 +307,17 @@ export class SseStream {
     if (this.#keepalive !== undefined) clearTimeout(this.#keepalive);
     this.#wake();
   }
+}
+
+/** The JSON-RPC id of a chunked response, for the replay stand-in. */
+function idOf(message: ChunkedJson): JsonRpcId | null {
+  const id = message.value.id;
+  return typeof id === 'string' || typeof id === 'number' ? id : null;
+}
+
+function decodeUtf8(chunks: readonly Uint8Array[]): string {
+  const decoder = new TextDecoder();
+  let text = '';
+  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+  return text + decoder.decode();
 }

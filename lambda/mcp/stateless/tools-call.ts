@@ -7,7 +7,8 @@
  */
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, resultJson } from '../json-rpc.js';
+import { errorJson, isObject, resultBody } from '../json-rpc.js';
+import type { JsonRpcBody } from '../json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
@@ -61,18 +62,21 @@ const passThrough = (result: ToolResult): JsonObject => {
   return result;
 };
 
-/** Serialises an outcome as the final JSON-RPC message, and the HTTP status it deserves. */
+/**
+ * Serialises an outcome as the final JSON-RPC message (chunks for a large result), and the HTTP status it
+ * deserves.
+ */
 async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: JsonRpcBody }> {
   const { rt, request, declared } = call;
   let error: McpError;
   if (outcome.ok) {
     try {
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
-      return { status: 200, body: resultJson(request.id, result) };
+      return { status: 200, body: resultBody(request.id, result) };
     } catch (failure) {
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
@@ -129,7 +133,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(base, declared, sse);
   const work = runTool(() => entry.handler(rawArgs, ctx), guard).then(async (outcome) =>
-    sse.finish((await settle(call, round, outcome)).body),
+    sse.finish((await settle(call, round, outcome)).body, request.id),
   );
   rt.track(work);
   return respond.sse(sse.body);
