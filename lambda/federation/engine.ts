@@ -3,7 +3,7 @@
  * budget, exactly one terminal per source, and the authoritative final merge.
  */
 import { FederationError } from './errors.js';
-import { federate, single, sortStandalone } from './identity.js';
+import { federate } from './identity.js';
 import { IdentityIndex } from './identity-index.js';
 import type { FederationErrorCode } from './errors.js';
 import type { FederationEvent } from './events.js';
@@ -14,9 +14,10 @@ import { planFor } from './query-plan.js';
 import type { QueryPlan } from './query-plan.js';
 import { readSource } from './source-reader.js';
 import type { ReadOutcome } from './source-reader.js';
+import { sortResult } from './result-order.js';
 import { formatObservedAt } from './timestamps.js';
 import type { FederationMetadata, FederationResult, SourceErrorCode, SourceRef } from './types.js';
-import type { NormalizedRecord } from './validate.js';
+import type { ValidatedPage } from './validate.js';
 
 interface SourceState {
   readonly adapter: SourceAdapter;
@@ -130,7 +131,7 @@ class FederationRun {
       pageSize: this.#pageSize,
       deadline,
       signal: controller.signal,
-      deliver: (chunk) => this.#deliver(state, chunk),
+      deliver: (page, start, end) => this.#deliver(state, page, start, end),
       logFailure: (detail) =>
         this.#options.onLog?.({ level: 'warn', event: 'source_failed', source: adapter.source, ...detail }),
     }).then(
@@ -139,13 +140,20 @@ class FederationRun {
     );
   }
 
-  #deliver(state: SourceState, chunk: NormalizedRecord[]): Promise<void> | undefined {
+  #deliver(
+    state: SourceState,
+    validated: ValidatedPage,
+    start: number,
+    end: number,
+  ): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
-    if (chunk.length > 0) state.contributed = true;
+    if (end > start) state.contributed = true;
+    const chunk = validated.records.slice(start, end);
     // Source-local federation (§4): a chunk none of whose records meet each other is its records, standing
     // alone, in result order; only a chunk with a shared key or a repeat needs the full rules.
-    sortStandalone(chunk);
-    const federated = this.#delivered.addChunk(chunk) ? federate(chunk) : chunk.map(single);
+    const federated = this.#delivered.addChunk(validated, start, end)
+      ? federate(chunk.map((_, i) => validated.member(start + i)))
+      : sortResult(chunk);
     const page = this.#plan.publishable(chunk, federated);
     if (page.length === 0) return undefined;
     state.pageIndex++;

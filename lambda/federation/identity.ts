@@ -3,8 +3,11 @@
  * normalised phones, then one {@link FederatedRecord} per cluster. The output depends only on the set of
  * input records, never on their order, so the same inputs give byte-identical JSON.
  */
+import { provenanceKey } from './record-ref.js';
+import { sortResult } from './result-order.js';
+import type { FederatedRecord, MatchKind, ProvenanceEntry } from './types.js';
+import { entryOf } from './validate.js';
 import type { NormalizedRecord } from './validate.js';
-import type { FederatedRecord, IdentityMatch, MatchKind } from './types.js';
 
 const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
@@ -12,10 +15,15 @@ const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
  * Orders by provenance key: the tuple (source_type, source_identity, external_id). The same order as comparing
  * `key` strings (no part holds a NUL, the smallest unit), without building or flattening them.
  */
-const byKey = (a: NormalizedRecord, b: NormalizedRecord) =>
-  compareText(a.entry.source_type, b.entry.source_type) ||
-  compareText(a.entry.source_identity, b.entry.source_identity) ||
-  compareText(a.entry.external_id, b.entry.external_id);
+function byKey(a: NormalizedRecord, b: NormalizedRecord): number {
+  const x = entryOf(a);
+  const y = entryOf(b);
+  return (
+    compareText(x.source_type, y.source_type) ||
+    compareText(x.source_identity, y.source_identity) ||
+    compareText(x.external_id, y.external_id)
+  );
+}
 
 /** Scalar precedence: latest `observed_at` first, ties by provenance key (DESIGN §4). */
 const byPrecedence = (a: NormalizedRecord, b: NormalizedRecord) => b.observedMs - a.observedMs || byKey(a, b);
@@ -26,8 +34,8 @@ export function isNewer(candidate: NormalizedRecord, current: NormalizedRecord):
   return canonical(candidate) > canonical(current);
 }
 
-const canonical = (r: NormalizedRecord) =>
-  JSON.stringify([r.entry, r.display_name, r.email, r.phone, r.lifecycle, r.attributes]);
+const canonical = ({ record: r }: NormalizedRecord) =>
+  JSON.stringify([r.sources[0], r.display_name, r.email, r.phone, r.lifecycle, r.attributes]);
 
 /**
  * Drops repeated provenance keys (a provider may return one record on two pages): the newest version wins,
@@ -37,9 +45,10 @@ export function dedupeByKey(records: readonly NormalizedRecord[]): NormalizedRec
   const byKeyIndex = new Map<string, number>();
   const out: NormalizedRecord[] = [];
   for (const record of records) {
-    const at = byKeyIndex.get(record.key);
+    const key = provenanceKey(entryOf(record));
+    const at = byKeyIndex.get(key);
     if (at === undefined) {
-      byKeyIndex.set(record.key, out.length);
+      byKeyIndex.set(key, out.length);
       out.push(record);
     } else if (isNewer(record, out[at]!)) out[at] = record;
   }
@@ -130,13 +139,13 @@ function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
 }
 
 /** Clusters up to this size are sorted and compared with simple loops, without allocating. */
-const SMALL = 8;
+export const SMALL = 8;
 
 /**
  * Sorts in place: insertion sort for small arrays (a cluster is usually 2–3 records; the built-in sort
  * allocates work arrays even for those), the built-in sort otherwise. Both are stable.
  */
-function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
+export function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
   if (items.length > SMALL) return items.sort(compare);
   for (let i = 1; i < items.length; i++) {
     const item = items[i]!;
@@ -150,20 +159,11 @@ function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
   return items;
 }
 
-/** The first non-null `pick` value in precedence order. */
-function firstOf(ranked: readonly NormalizedRecord[], pick: (r: NormalizedRecord) => string | null) {
-  for (const r of ranked) {
-    const value = pick(r);
-    if (value !== null) return value;
-  }
-  return null;
-}
-
 /**
  * Shallow merge where the highest-precedence value of each attribute wins. Own keys only; `__proto__` is
  * defined as a plain own key (as Object.fromEntries would), never assigned, so it cannot change a prototype.
  */
-function mergeAttributes(ranked: readonly NormalizedRecord[]): Record<string, unknown> {
+function mergeAttributes(ranked: readonly FederatedRecord[]): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const r of ranked) {
     const attributes = r.attributes;
@@ -178,76 +178,47 @@ function mergeAttributes(ranked: readonly NormalizedRecord[]): Record<string, un
   return out;
 }
 
-/** The record standing alone, built once per record and shared by every page and final result holding it. */
-export function single(r: NormalizedRecord): FederatedRecord {
-  return (r.standalone ??= {
-    record_ref: r.ref,
-    display_name: r.display_name,
-    email: r.email,
-    phone: r.phone,
-    lifecycle: r.lifecycle,
-    sources: [r.entry],
-    identity_match: null,
-    attributes: r.attributes,
-  });
-}
-
-/** One merged cluster and its sort key (the lower-cased name of the member its display_name came from). */
-export interface Merged {
-  readonly record: FederatedRecord;
-  readonly nameKey: string | null;
-}
-
-/** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
-export function merge(members: NormalizedRecord[]): Merged {
-  const sorted = sortSmall([...members], byKey);
-  const ranked = sortSmall(members, byPrecedence);
-  const named = ranked.find((r) => r.display_name !== null);
-  const identity_match: IdentityMatch = { matched_on: matchedOn(sorted), source_count: sorted.length };
-  const record: FederatedRecord = {
-    record_ref: sorted[0]!.ref,
-    display_name: named?.display_name ?? null,
-    email: firstOf(ranked, (r) => r.email),
-    phone: firstOf(ranked, (r) => r.phone),
-    lifecycle: firstOf(ranked, (r) => r.lifecycle),
-    sources: sorted.map((r) => r.entry),
-    identity_match,
+/**
+ * The record of a cluster of two or more (DESIGN §4), from its members' standalone records listed in key order
+ * (`sorted`: its sources, and its ref from the first) and in precedence order (`ranked`: scalars and attributes
+ * from the first member that has them), and the key kinds its members share.
+ */
+export function mergedRecord(
+  sorted: readonly FederatedRecord[],
+  ranked: readonly FederatedRecord[],
+  matched_on: MatchKind[],
+): FederatedRecord {
+  let display_name: string | null = null;
+  let email: string | null = null;
+  let phone: string | null = null;
+  let lifecycle: string | null = null;
+  for (const r of ranked) {
+    display_name ??= r.display_name;
+    email ??= r.email;
+    phone ??= r.phone;
+    lifecycle ??= r.lifecycle;
+  }
+  const sources: ProvenanceEntry[] = [];
+  for (const r of sorted) sources.push(r.sources[0]!);
+  return {
+    record_ref: sorted[0]!.record_ref,
+    display_name,
+    email,
+    phone,
+    lifecycle,
+    sources,
+    identity_match: { matched_on, source_count: sorted.length },
     attributes: mergeAttributes(ranked),
   };
-  return { record, nameKey: named?.nameKey ?? null };
 }
 
-/**
- * Sorts `records` into the result order: lower-cased display_name (records without one last), then
- * record_ref. `names[i]` is the sort name of `records[i]`, computed once per record at validation. Only the
- * order array is sorted, so the comparator reads two flat arrays and allocates nothing.
- */
-export function resultOrder(records: FederatedRecord[], names: (string | null)[]): FederatedRecord[] {
-  const refs = records.map((r) => r.record_ref);
-  const order = records.map((_, i) => i);
-  order.sort((i, j) =>
-    compareOrder(names[i] as string | null, names[j] as string | null, refs[i]!, refs[j]!),
-  );
-  return order.map((i) => records[i]!);
-}
+const recordOf = (r: NormalizedRecord) => r.record;
 
-/** The result order on (sort name, record_ref): names first, records without one last. */
-function compareOrder(a: string | null, b: string | null, refA: string, refB: string): number {
-  if (a !== b) {
-    if (a === null) return 1;
-    if (b === null) return -1;
-    return a < b ? -1 : 1;
-  }
-  return refA < refB ? -1 : refA > refB ? 1 : 0;
-}
-
-/**
- * Sorts validated records in place into the order their standalone records would have in a result. A chunk
- * whose records all stand alone is then its own page, and handing it to the final merge's index in this order
- * leaves the index holding sorted runs, which the final sort (a merge sort that finds runs) merges cheaply.
- */
-export function sortStandalone(records: NormalizedRecord[]): NormalizedRecord[] {
-  return records.sort((x, y) => compareOrder(x.nameKey, y.nameKey, x.ref, y.ref));
+/** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
+export function merge(members: NormalizedRecord[]): FederatedRecord {
+  const sorted = sortSmall([...members], byKey);
+  const ranked = sortSmall(members, byPrecedence);
+  return mergedRecord(sorted.map(recordOf), ranked.map(recordOf), matchedOn(sorted));
 }
 
 /**
@@ -257,17 +228,8 @@ export function sortStandalone(records: NormalizedRecord[]): NormalizedRecord[] 
 export function federate(records: readonly NormalizedRecord[]): FederatedRecord[] {
   const unique = dedupeByKey(records);
   const merged: FederatedRecord[] = [];
-  const names: (string | null)[] = [];
   for (const group of clusters(unique)) {
-    if (typeof group === 'number') {
-      const r = unique[group]!;
-      merged.push(single(r));
-      names.push(r.nameKey);
-    } else {
-      const { record, nameKey } = merge(group.map((i) => unique[i]!));
-      merged.push(record);
-      names.push(nameKey);
-    }
+    merged.push(typeof group === 'number' ? unique[group]!.record : merge(group.map((i) => unique[i]!)));
   }
-  return resultOrder(merged, names);
+  return sortResult(merged);
 }

@@ -32,5 +32,5 @@ export type {
   SourceProvenance,
   SourceRef,
 } from './types.js';
-export { normalizeRecord } from './validate.js';
+export { normalizeRecord, ValidatedPage } from './validate.js';
 export type { NormalizedRecord, RecordRejection } from './validate.js';

@@ -5,14 +5,16 @@
 import type { IdentityIndex } from './identity-index.js';
 import type { SourceQuery } from './port.js';
 import type { FederatedRecord } from './types.js';
-import type { NormalizedRecord } from './validate.js';
 
 /** The engine's part of one operation. */
 export interface QueryPlan {
   /** Most records one source may deliver; the read stops (and completes) once reached. */
   readonly perSourceLimit: number;
-  /** The records of one federated delivery page that are published (all, except for `get_person`). */
-  publishable(chunk: readonly NormalizedRecord[], page: FederatedRecord[]): FederatedRecord[];
+  /**
+   * The records of one federated delivery page that are published (all, except for `get_person`). `chunk`
+   * holds the chunk's records as they stand alone, `page` the same records after source-local federation.
+   */
+  publishable(chunk: readonly FederatedRecord[], page: FederatedRecord[]): FederatedRecord[];
   /** The authoritative final records from the index of every delivered record. */
   finalize(delivered: IdentityIndex): FederatedRecord[];
 }
@@ -32,7 +34,7 @@ function getPerson(recordRef: string): QueryPlan {
   return {
     perSourceLimit: Number.POSITIVE_INFINITY,
     publishable(chunk, page) {
-      const anchors = new Set(chunk.filter((r) => r.ref === recordRef).map((r) => r.entry));
+      const anchors = new Set(chunk.filter((r) => r.record_ref === recordRef).map((r) => r.sources[0]));
       if (anchors.size === 0) return [];
       return page.filter((record) => record.sources.some((entry) => anchors.has(entry)));
     },

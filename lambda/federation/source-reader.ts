@@ -8,8 +8,7 @@ import { isSourceError } from './errors.js';
 import type { SourceAdapter, SourceQuery } from './port.js';
 import type { QueryPlan } from './query-plan.js';
 import type { SourceErrorCode } from './types.js';
-import { normalizeRecord } from './validate.js';
-import type { NormalizedRecord } from './validate.js';
+import { ValidatedPage } from './validate.js';
 
 /** How a read ended: normally, with a source error code, or because its signal fired. */
 export type ReadOutcome =
@@ -25,8 +24,11 @@ export interface SourceReadContext {
   readonly pageSize: number;
   readonly deadline: number;
   readonly signal: AbortSignal;
-  /** Delivers one validated chunk (at most `pageSize` records); a returned promise is backpressure. */
-  readonly deliver: (chunk: NormalizedRecord[]) => Promise<void> | undefined;
+  /**
+   * Delivers records `start..end` of a validated provider page as one chunk (at most `pageSize` records); a
+   * returned promise is backpressure.
+   */
+  readonly deliver: (page: ValidatedPage, start: number, end: number) => Promise<void> | undefined;
   /** Reports a failure without its message (provider text may carry credentials). */
   readonly logFailure: (detail: { reason: string; error_name?: string }) => void;
 }
@@ -75,22 +77,18 @@ export async function readSource(ctx: SourceReadContext): Promise<ReadOutcome> {
         return { kind: 'error', code: 'source_unavailable' };
       }
       // Validate the whole provider page before publishing any of it: the offending page is never published.
-      const page: NormalizedRecord[] = [];
-      for (const raw of step.value as unknown[]) {
-        const record = normalizeRecord(raw, adapter.source);
-        if (typeof record === 'string') {
-          ctx.logFailure({ reason: record });
-          closeQuietly(iterator);
-          return { kind: 'error', code: record === 'invalid_record' ? 'source_unavailable' : record };
-        }
-        page.push(record);
+      const page = new ValidatedPage();
+      const rejection = page.addAll(step.value as unknown[], adapter.source);
+      if (rejection !== undefined) {
+        ctx.logFailure({ reason: rejection });
+        closeQuietly(iterator);
+        return { kind: 'error', code: rejection === 'invalid_record' ? 'source_unavailable' : rejection };
       }
-      const room = plan.perSourceLimit - delivered;
-      if (page.length > room) page.length = room;
+      page.truncate(plan.perSourceLimit - delivered);
       for (let start = 0; start < page.length; start += pageSize) {
-        const chunk = page.slice(start, start + pageSize);
-        const sunk = ctx.deliver(chunk);
-        delivered += chunk.length;
+        const end = Math.min(start + pageSize, page.length);
+        const sunk = ctx.deliver(page, start, end);
+        delivered += end - start;
         if (sunk !== undefined && (await Promise.race([sunk, aborted])) === ABORTED) break;
         if (signal.aborted) break;
       }

@@ -8,10 +8,10 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { federate, normalizeRecord } from '../../../lambda/federation/index.js';
-import type { NormalizedRecord, SourceRef } from '../../../lambda/federation/index.js';
+import { federate, normalizeRecord, ValidatedPage } from '../../../lambda/federation/index.js';
+import type { NormalizedRecord, RawRecord, SourceRef } from '../../../lambda/federation/index.js';
 import { IdentityIndex } from '../../../lambda/federation/identity-index.js';
-import { single, sortStandalone } from '../../../lambda/federation/identity.js';
+import { sortResult } from '../../../lambda/federation/result-order.js';
 import { rawRecord, ref } from './support/scripted-source.js';
 
 const sources: SourceRef[] = [ref('acme-hr', 'hr'), ref('acme-crm', 'crm'), ref('acme-dir', 'directory')];
@@ -29,20 +29,37 @@ const recordSpec = fc.record({
 });
 type Spec = typeof recordSpec extends fc.Arbitrary<infer T> ? T : never;
 
+function raw(spec: Spec): RawRecord {
+  return rawRecord(sources[spec.source]!, `e${spec.id}`, {
+    email: spec.email,
+    phone: spec.phone,
+    display_name: spec.name,
+    observed_at: `2026-10-0${spec.day}T12:00:00Z`,
+    attributes: { title: spec.title },
+  });
+}
+
 function normalized(spec: Spec): NormalizedRecord {
-  const source = sources[spec.source]!;
-  const record = normalizeRecord(
-    rawRecord(source, `e${spec.id}`, {
-      email: spec.email,
-      phone: spec.phone,
-      display_name: spec.name,
-      observed_at: `2026-10-0${spec.day}T12:00:00Z`,
-      attributes: { title: spec.title },
-    }),
-    source,
-  );
+  const record = normalizeRecord(raw(spec), sources[spec.source]!);
   assert.ok(typeof record !== 'string');
   return record;
+}
+
+/** The records as one validated provider page (records of several sources: the index must not mind). */
+function validated(specs: readonly Spec[]): ValidatedPage {
+  const page = new ValidatedPage();
+  for (const spec of specs) assert.equal(page.add(raw(spec), sources[spec.source]!), undefined);
+  return page;
+}
+
+/** A page of already validated records. */
+function pageOf(records: readonly NormalizedRecord[]): ValidatedPage {
+  const page = new ValidatedPage();
+  for (const { record } of records) {
+    const entry = record.sources[0]!;
+    assert.equal(page.add({ ...record, ...entry }, entry), undefined);
+  }
+  return page;
 }
 
 /** Splits `items` into consecutive chunks of the given sizes (the rest forms a last chunk). */
@@ -63,15 +80,24 @@ describe('IdentityIndex', () => {
     fc.assert(
       fc.property(
         fc.array(recordSpec, { maxLength: 40 }),
-        fc.array(fc.integer({ min: 1, max: 8 }), { maxLength: 10 }),
-        (specs, sizes) => {
+        fc.array(fc.integer({ min: 1, max: 12 }), { maxLength: 10 }),
+        fc.integer({ min: 1, max: 5 }),
+        (specs, sizes, chunkSize) => {
           // Fresh records for each side: the index must not depend on state cached by the reference run.
           const reference = federate(specs.map(normalized));
           const index = new IdentityIndex();
-          for (const chunk of chunked(specs.map(normalized), sizes)) {
-            sortStandalone(chunk);
-            const linked = index.addChunk(chunk);
-            if (!linked) assert.equal(JSON.stringify(chunk.map(single)), JSON.stringify(federate(chunk)));
+          // Provider pages of the given sizes, each delivered in chunks of `chunkSize`, as the engine does.
+          for (const providerPage of chunked(specs, sizes)) {
+            const page = validated(providerPage);
+            for (let start = 0; start < page.length; start += chunkSize) {
+              const end = Math.min(start + chunkSize, page.length);
+              const linked = index.addChunk(page, start, end);
+              if (!linked)
+                assert.equal(
+                  JSON.stringify(sortResult(page.records.slice(start, end))),
+                  JSON.stringify(federate(providerPage.slice(start, end).map(normalized))),
+                );
+            }
           }
           assert.equal(JSON.stringify(index.result()), JSON.stringify(reference));
         },
@@ -89,10 +115,7 @@ describe('IdentityIndex', () => {
           const reference = federate(specs.map(normalized));
           // One probe per lookup: any two keys in one cell make the table give up.
           const index = new IdentityIndex({ maxProbes: 1, seed: 1 });
-          for (const chunk of chunked(specs.map(normalized), sizes)) {
-            sortStandalone(chunk);
-            index.addChunk(chunk);
-          }
+          for (const chunk of chunked(specs, sizes)) index.addChunk(validated(chunk));
           assert.equal(JSON.stringify(index.result()), JSON.stringify(reference));
         },
       ),
@@ -121,7 +144,7 @@ describe('IdentityIndex', () => {
     >;
     const newer = JSON.parse('{"b": "new", "10": "new", "__proto__": "new"}') as Record<string, unknown>;
     const index = new IdentityIndex();
-    index.addChunk([make('k1', 1, older), make('k2', 2, newer)]);
+    index.addChunk(pageOf([make('k1', 1, older), make('k2', 2, newer)]));
     const [merged] = index.result();
     assert.equal(Object.getPrototypeOf(merged?.attributes), Object.prototype);
     assert.equal(
@@ -138,7 +161,7 @@ describe('IdentityIndex', () => {
       assert.ok(typeof r !== 'string');
       return r;
     });
-    assert.equal(index.addChunk(chunk), true);
+    assert.equal(index.addChunk(pageOf(chunk)), true);
     assert.equal(index.result().length, 1);
   });
 
@@ -150,8 +173,8 @@ describe('IdentityIndex', () => {
       assert.ok(typeof r !== 'string');
       return r;
     };
-    assert.equal(index.addChunk([make(hr, 'h1', 'a@x.io'), make(hr, 'h2', 'b@x.io')]), false);
-    assert.equal(index.addChunk([make(crm, 'c1', 'a@x.io'), make(crm, 'c2', 'c@x.io')]), false);
+    assert.equal(index.addChunk(pageOf([make(hr, 'h1', 'a@x.io'), make(hr, 'h2', 'b@x.io')])), false);
+    assert.equal(index.addChunk(pageOf([make(crm, 'c1', 'a@x.io'), make(crm, 'c2', 'c@x.io')])), false);
     const merged = index.result().filter((r) => r.identity_match !== null);
     assert.deepEqual(
       merged.map((r) => r.sources.map((s) => s.external_id)),

@@ -7,17 +7,27 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
+import { keyHash } from '../../../lambda/federation/key-hash.js';
 import { EMPTY, SlotTable } from '../../../lambda/federation/slot-table.js';
 
-/** Claims each slot's key in order; returns, per slot, the first slot that held an equal key (or itself). */
-function firstSlots(table: SlotTable, keys: string[], tags?: number[]): number[] {
-  const of = tags === undefined ? { keys } : { keys, tags };
+/**
+ * Claims each slot's key in order; returns, per slot, the first slot that held an equal key (or itself).
+ * `hashOf` gives a key's hash (a constant one makes every key collide: only the confirmation tells them apart).
+ */
+function firstSlots(
+  table: SlotTable,
+  keys: string[],
+  tags?: number[],
+  hashOf: (key: string, tag: number) => number = (key, tag) => keyHash(key) ^ Math.imul(tag, 0x9e3779b1),
+): number[] {
   return keys.map((key, slot) => {
-    const cell = table.lookup(key, tags?.[slot] ?? 0, of);
+    const tag = tags?.[slot] ?? 0;
+    const hash = hashOf(key, tag);
+    const cell = table.lookup(hash, (other) => keys[other] === key && (tags?.[other] ?? 0) === tag);
     assert.ok(cell !== undefined);
     const first = table.slotAt(cell);
     if (first !== EMPTY) return first;
-    table.put(cell, slot);
+    table.put(cell, slot, hash);
     return slot;
   });
 }
@@ -64,24 +74,37 @@ describe('SlotTable', () => {
     );
   });
 
+  it('tells keys with equal hashes apart by confirming the key itself', () => {
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom('a', 'b', 'c', 'd'), { maxLength: 30 }), (keys) => {
+        const table = new SlotTable(keys.length);
+        assert.deepEqual(
+          firstSlots(table, keys, undefined, () => 42),
+          reference(keys),
+        );
+      }),
+    );
+  });
+
   it('holds many distinct keys without giving up', () => {
     const keys = Array.from({ length: 50_000 }, (_, i) => `person.${i}@example.com`);
     assert.deepEqual(firstSlots(new SlotTable(keys.length), keys), reference(keys));
   });
 
   it('gives up once a lookup has passed maxProbes occupied cells', () => {
-    const keys = Array.from({ length: 8 }, (_, i) => `k${i}`);
-    const table = new SlotTable(keys.length, { maxProbes: 1, seed: 7 });
-    let gaveUp = false;
-    for (const [slot, key] of keys.entries()) {
-      const cell = table.lookup(key, 0, { keys });
-      if (cell === undefined) {
-        gaveUp = true;
-        break;
-      }
-      table.put(cell, slot);
+    // Keys crafted to collide: every one has the same hash, so each new key probes past all earlier ones.
+    const keys = ['k0', 'k1', 'k2', 'k3'];
+    const table = new SlotTable(keys.length, { maxProbes: 3 });
+    const lookup = (key: string) => table.lookup(7, (other) => keys[other] === key);
+    for (const [slot, key] of keys.slice(0, 3).entries()) {
+      const cell = lookup(key);
+      assert.ok(cell !== undefined && table.slotAt(cell) === EMPTY);
+      table.put(cell, slot, 7);
     }
-    // 8 keys in 16 cells with one probe each: with this seed, some key meets an occupied cell first.
-    assert.equal(gaveUp, true);
+    assert.equal(lookup('k3'), undefined);
+    // A stored key is still found within the limit.
+    const cell = lookup('k2');
+    assert.ok(cell !== undefined);
+    assert.equal(table.slotAt(cell), 2);
   });
 });
