@@ -1,6 +1,6 @@
 /**
  * `npm run build`: bundles the platform Lambda entry into `.local/bundle/platform/` with the deploy-time
- * options and prints its size as one JSON line.
+ * options and prints its sizes (all code files, and the part loaded at cold start) as one JSON line.
  */
 import { relative } from 'node:path';
 import { bundleHandler } from './bundle.js';
@@ -13,5 +13,6 @@ process.stdout.write(
     handler: result.handler,
     bytes: result.bytes,
     gzipBytes: result.gzipBytes,
+    coldStartBytes: result.coldStartBytes,
   })}\n`,
 );

@@ -5,8 +5,9 @@
 import { readFile, rm } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
-import { LAMBDA_ESBUILD_OPTIONS, LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling.js';
+import type { Metafile } from 'esbuild';
+import { LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling.js';
+import { buildLambda } from '../lib/lambda-bundler.js';
 import { LOCAL_DIR, REPO_ROOT, fromRepo } from './paths.js';
 
 /** Options of {@link bundleHandler}. */
@@ -14,8 +15,8 @@ export interface BundleOptions {
   /** Path of the handler source file (absolute, or relative to the repository root). */
   entry: string;
   /**
-   * Folder that receives `index.mjs` (the function's task root). Keep it inside the repository so external
-   * `@aws-sdk/*` imports resolve from its `node_modules`.
+   * Folder that receives `index.mjs` and its chunks (the function's task root). Keep it inside the
+   * repository so external `@aws-sdk/*` imports resolve from its `node_modules`.
    * @default `.local/bundle/<entry file name without extension>`
    */
   outDir?: string;
@@ -29,10 +30,17 @@ export interface BundleResult {
   handler: string;
   /** Absolute path of the bundled entry file. */
   file: string;
-  /** Size of the minified bundle in bytes (source map excluded). */
+  /** Size of every code file (entry and chunks; source maps excluded), minified, in bytes. */
   bytes: number;
-  /** Size of the minified bundle after gzip, in bytes. */
+  /** The same files after gzip (each on its own), in bytes. */
   gzipBytes: number;
+  /**
+   * Bytes Node.js loads before the handler can run: the entry and the chunks it imports statically (the
+   * rest is loaded by `import()` on first use).
+   */
+  coldStartBytes: number;
+  /** Absolute paths of those files: the entry first, then the chunks it imports statically. */
+  coldStartFiles: string[];
 }
 
 /** Raised when esbuild cannot bundle an entry. */
@@ -59,25 +67,42 @@ export async function bundleHandler(options: BundleOptions): Promise<BundleResul
   const taskRoot = resolve(options.outDir ?? defaultBundleDir(entry));
   const file = join(taskRoot, LAMBDA_OUTPUT_FILE);
   await rm(taskRoot, { recursive: true, force: true });
+  let metafile: Metafile;
   try {
-    await build({
-      ...LAMBDA_ESBUILD_OPTIONS,
-      mainFields: [...LAMBDA_ESBUILD_OPTIONS.mainFields],
-      external: [...LAMBDA_ESBUILD_OPTIONS.external],
-      entryPoints: [entry],
-      outfile: file,
-      absWorkingDir: REPO_ROOT,
-      logLevel: 'silent',
-    });
+    metafile = await buildLambda({ entry, outdir: taskRoot, absWorkingDir: REPO_ROOT });
   } catch (error) {
     throw new BundleError(entry, { cause: error });
   }
-  const code = await readFile(file);
-  return {
-    taskRoot,
-    handler: LAMBDA_HANDLER,
-    file,
-    bytes: code.byteLength,
-    gzipBytes: gzipSync(code).byteLength,
-  };
+  const sizes = await codeSizes(metafile, file);
+  return { taskRoot, handler: LAMBDA_HANDLER, file, ...sizes };
+}
+
+/** Sizes of the code files esbuild wrote, and of the part loaded before the handler runs. */
+async function codeSizes(
+  metafile: Metafile,
+  entryFile: string,
+): Promise<Pick<BundleResult, 'bytes' | 'gzipBytes' | 'coldStartBytes' | 'coldStartFiles'>> {
+  const outputs = Object.entries(metafile.outputs).filter(([path]) => !path.endsWith('.map'));
+  let bytes = 0;
+  let gzipBytes = 0;
+  for (const [path] of outputs) {
+    const code = await readFile(resolve(REPO_ROOT, path));
+    bytes += code.byteLength;
+    gzipBytes += gzipSync(code).byteLength;
+  }
+  // Follow static imports from the entry; `import()` targets are loaded only when first called. (esbuild
+  // marks those targets as entry points too, so the entry is found by its file name.)
+  const loaded = new Set<string>();
+  const pending = outputs.map(([path]) => path).filter((path) => resolve(REPO_ROOT, path) === entryFile);
+  for (let path = pending.shift(); path !== undefined; path = pending.shift()) {
+    if (loaded.has(path)) continue;
+    loaded.add(path);
+    for (const imported of metafile.outputs[path]?.imports ?? [])
+      if (imported.kind === 'import-statement' && imported.path in metafile.outputs)
+        pending.push(imported.path);
+  }
+  let coldStartBytes = 0;
+  for (const path of loaded) coldStartBytes += metafile.outputs[path]?.bytes ?? 0;
+  const coldStartFiles = [...loaded].map((path) => resolve(REPO_ROOT, path));
+  return { bytes, gzipBytes, coldStartBytes, coldStartFiles };
 }

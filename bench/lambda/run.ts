@@ -12,7 +12,8 @@
  *    process plays API Gateway + the Lambda service.
  *
  * Knobs: BENCH_COLD_RUNS (15), BENCH_EVENTS (20000), BENCH_ROUNDS (7), BENCH_WARMUP (3), and
- * BENCH_ONLY=streaming to run section 3 alone (default: all three sections).
+ * BENCH_ONLY=streaming to run section 3 alone, BENCH_ONLY=cold to run sections 1 and 2 (with the floor) only
+ * (default: all three sections).
  *
  * Targets (issue): bundle ≤ 600 KB minified, cold start ≤ 250 ms median, streaming ≤ 2× plain Node.
  * Prints a table and one JSON line. Not a test: nothing here fails a build.
@@ -20,6 +21,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { request } from 'node:http';
+import { loadavg } from 'node:os';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { bundleHandler } from '../../local/bundle.js';
@@ -31,11 +33,15 @@ const coldRuns = Number(process.env['BENCH_COLD_RUNS'] ?? 15);
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 7);
 const warmupRounds = Number(process.env['BENCH_WARMUP'] ?? 3);
 const events = Number(process.env['BENCH_EVENTS'] ?? 20_000);
-/** `streaming` skips the bundle and cold-start sections (a quick loop while tuning the streaming path). */
+/**
+ * `streaming` skips the bundle and cold-start sections, `cold` skips the streaming rounds (quick loops while
+ * tuning one of them).
+ */
 const only = process.env['BENCH_ONLY'];
-if (only !== undefined && only !== 'streaming')
-  throw new Error(`BENCH_ONLY must be 'streaming', not '${only}'`);
+if (only !== undefined && only !== 'streaming' && only !== 'cold')
+  throw new Error(`BENCH_ONLY must be 'streaming' or 'cold', not '${only}'`);
 const streamingOnly = only === 'streaming';
+const coldOnly = only === 'cold';
 const KB = 1024;
 const TARGETS = { bundleBytes: 600 * KB, coldStartMs: 250, streamingRatio: 2 };
 
@@ -72,9 +78,9 @@ function timedRequest(
   });
 }
 
-async function measureBundle(): Promise<{ bytes: number; gzipBytes: number }> {
+async function measureBundle(): Promise<{ bytes: number; gzipBytes: number; coldStartBytes: number }> {
   const bundle = await bundleHandler({ entry: PLATFORM_HANDLER_ENTRY, outDir: '.local/bench/platform-size' });
-  return { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes };
+  return { bytes: bundle.bytes, gzipBytes: bundle.gzipBytes, coldStartBytes: bundle.coldStartBytes };
 }
 
 const INITIALIZE = JSON.stringify({
@@ -144,7 +150,11 @@ function startStreamClient(): { fetch: (url: string) => Promise<number>; stop: (
   };
 }
 
-async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number; floorSamples: number[] }> {
+async function measureStreaming(): Promise<{
+  lambdaUs: number;
+  plainUs: number;
+  floorSamples: number[];
+}> {
   const stack = await startStack({
     handlerEntry: fileURLToPath(new URL('./burst-handler.ts', import.meta.url)),
     bundleDir: '.local/bench/burst',
@@ -164,6 +174,7 @@ async function measureStreaming(): Promise<{ lambdaUs: number; plainUs: number; 
         floorSamples.push(response.firstByteAt - spawnedAt);
       }
     }
+    if (coldOnly) return { lambdaUs: Number.NaN, plainUs: Number.NaN, floorSamples };
     const sides = [
       { url: `${stack.url}?count=${events}`, samples: [] as number[] },
       { url: `${plain.url}?count=${events}`, samples: [] as number[] },
@@ -198,6 +209,12 @@ if (bundle !== undefined) {
       ok(bundle.bytes <= TARGETS.bundleBytes),
     ],
     ['bundle gzip', `${(bundle.gzipBytes / KB).toFixed(1)} KB`, '-', '-'],
+    [
+      '  loaded at cold start (entry + static chunks)',
+      `${(bundle.coldStartBytes / KB).toFixed(1)} KB`,
+      '-',
+      '-',
+    ],
   );
 }
 if (cold !== undefined && coldMedian !== undefined) {
@@ -219,16 +236,17 @@ if (cold !== undefined && coldMedian !== undefined) {
     ['  floor: one-frame handler cold', `${median(streaming.floorSamples).toFixed(1)} ms`, '-', '-'],
   );
 }
-rows.push(
-  [`stream via RIC + front (${events} ev)`, `${streaming.lambdaUs.toFixed(2)} µs/event`, '-', '-'],
-  ['stream via plain node:http', `${streaming.plainUs.toFixed(2)} µs/event`, '-', '-'],
-  [
-    'streaming overhead ratio',
-    `${ratio.toFixed(2)}×`,
-    `≤ ${TARGETS.streamingRatio}×`,
-    ok(ratio <= TARGETS.streamingRatio),
-  ],
-);
+if (!coldOnly)
+  rows.push(
+    [`stream via RIC + front (${events} ev)`, `${streaming.lambdaUs.toFixed(2)} µs/event`, '-', '-'],
+    ['stream via plain node:http', `${streaming.plainUs.toFixed(2)} µs/event`, '-', '-'],
+    [
+      'streaming overhead ratio',
+      `${ratio.toFixed(2)}×`,
+      `≤ ${TARGETS.streamingRatio}×`,
+      ok(ratio <= TARGETS.streamingRatio),
+    ],
+  );
 
 function ok(met: boolean): string {
   return met ? 'met' : 'MISSED';
@@ -241,7 +259,13 @@ for (const row of rows) process.stdout.write(`${line(row)}\n`);
 process.stdout.write(
   `${JSON.stringify({
     bench: 'lambda',
-    ...(bundle === undefined ? {} : { bundleBytes: bundle.bytes, bundleGzipBytes: bundle.gzipBytes }),
+    ...(bundle === undefined
+      ? {}
+      : {
+          bundleBytes: bundle.bytes,
+          bundleGzipBytes: bundle.gzipBytes,
+          bundleColdStartBytes: bundle.coldStartBytes,
+        }),
     ...(cold === undefined || coldMedian === undefined
       ? {}
       : {
@@ -251,10 +275,15 @@ process.stdout.write(
           warmInitializeMs: Number(cold.warmMs.toFixed(1)),
           coldStartFloorMedianMs: Number(median(streaming.floorSamples).toFixed(1)),
         }),
-    streamingEvents: events,
-    lambdaUsPerEvent: Number(streaming.lambdaUs.toFixed(3)),
-    plainUsPerEvent: Number(streaming.plainUs.toFixed(3)),
-    streamingRatio: Number(ratio.toFixed(3)),
+    ...(coldOnly
+      ? {}
+      : {
+          streamingEvents: events,
+          lambdaUsPerEvent: Number(streaming.lambdaUs.toFixed(3)),
+          plainUsPerEvent: Number(streaming.plainUs.toFixed(3)),
+          streamingRatio: Number(ratio.toFixed(3)),
+        }),
+    loadAverage1m: Number(loadavg()[0]?.toFixed(2)),
     targets: TARGETS,
   })}\n`,
 );

@@ -5,6 +5,7 @@
  */
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClientConfig } from '@aws-sdk/client-dynamodb';
+import { SdkWarningLogger } from './sdk-logger.js';
 
 /** Options for {@link createDynamoDbClient}. */
 export interface DynamoDbClientOptions {
@@ -36,6 +37,8 @@ export function createDynamoDbClient(options: DynamoDbClientOptions = {}): Dynam
     ...(region === undefined ? {} : { region }),
     ...(credentials === undefined ? {} : { credentials }),
     maxAttempts: options.maxAttempts ?? 2,
+    // The SDK's warnings as JSON lines; its default logger is not recognised in our minified bundle.
+    logger: new SdkWarningLogger(),
     // The SDK builds its NodeHttpHandler from these options (no direct @smithy import needed).
     requestHandler: {
       connectionTimeout: options.connectionTimeoutMs ?? 1000,

@@ -22,6 +22,7 @@ export {
   SecretsManagerCredentialResolver,
 } from './secrets-manager-credentials.js';
 export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';
+export { SdkWarningLogger } from './sdk-logger.js';
 export { StreamStoreError } from './stream-store-error.js';
 export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {

@@ -8,6 +8,7 @@
  * evaluates it, and none pays for it during a cold start's `initialize`.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { SdkWarningLogger } from './sdk-logger.js';
 
 const loadSdk = () => import('@aws-sdk/client-secrets-manager');
 
@@ -80,6 +81,7 @@ export class SecretsManagerCredentialResolver {
       const { GetSecretValueCommand, SecretsManagerClient } = await loadSdk();
       this.#client ??= new SecretsManagerClient({
         maxAttempts: 2,
+        logger: new SdkWarningLogger(),
         requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
       });
       const output = await this.#client.send(

@@ -2,7 +2,8 @@
  * The shared shape of our REST v1 streaming Lambda entries: `@middy/core` in `streamifyResponse` mode (middy
  * writes the prelude via `awslambda.HttpResponseStream.from` and pipes our body). Each entry supplies only
  * its composition and its routes; event parsing, error answers and streaming conversion live here once.
- * The app is composed on the first invocation (cold start), so importing an entry does no work.
+ * The app is composed on the first invocation (cold start), so importing an entry does no work, unless the
+ * entry asks for `prepareAtInit` (see {@link RestEntryOptions.prepareAtInit}).
  */
 import middy from '@middy/core';
 import type { Context } from 'aws-lambda';
@@ -29,6 +30,12 @@ export interface ComposedApp {
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
   settled?(): Promise<void>;
+  /**
+   * Starts cold-start work that waits on the network (the issuer's keys) without awaiting it, so the wait
+   * overlaps with the rest of the init and the first event. Must not throw; a failure of that work must
+   * leave the request path to retry it.
+   */
+  prepare?(): void;
 }
 
 /** Options of {@link createRestEntry}. */
@@ -39,6 +46,14 @@ export interface RestEntryOptions {
   compose(logger: Logger): ComposedApp;
   /** True for the (stage-less, slash-canonical) paths this function serves; others get a 404. */
   serves(path: string): boolean;
+  /**
+   * Compose the app and call its `prepare()` when the entry is created, i.e. during Lambda's init phase
+   * (module load), instead of on the first invocation. An on-demand cold start then overlaps the app's
+   * network waits with the rest of the init. A composition that throws is logged and tried again by the
+   * first invocation, which answers exactly as without this option (a generic 500 for a `ConfigError`).
+   * @default false
+   */
+  prepareAtInit?: boolean;
 }
 
 /** The Lambda handler of one entry. */
@@ -52,6 +67,14 @@ export type RestEntryHandler = ReturnType<typeof createRestEntry>;
 export function createRestEntry(options: RestEntryOptions) {
   const logger = createJsonLogger({ base: { component: options.component } });
   let app: ComposedApp | undefined;
+  if (options.prepareAtInit === true) {
+    try {
+      app = options.compose(logger);
+      app.prepare?.();
+    } catch (error) {
+      logger.error('composition failed at init; the first invocation tries again', errorFields(error));
+    }
+  }
 
   async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
     try {

@@ -1,9 +1,10 @@
 /**
  * Composition of the BOS platform (DESIGN §5): config -> stores -> token verifier -> directory -> sources
- * (from the directory's source definitions) -> `createBosPlatform`. Runs once per execution environment, on
- * the first invocation.
+ * (from the directory's source definitions) -> `createBosPlatform`. Runs once per execution environment: in
+ * Lambda's init phase (`platform.ts`), where `prepare()` then starts the JWKS fetch, or else on the first
+ * invocation.
  */
-import { ConfigError, loadConfig } from '../aws/index.js';
+import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
@@ -46,18 +47,19 @@ export function composePlatform(
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
   const sources = composeSources(config, env, logger, items === undefined ? {} : { items });
+  const verifier = createJwtVerifier({
+    issuer: config.auth.issuer,
+    audience: config.auth.audience,
+    jwks: config.auth.jwksUrl,
+    requiredScope: BOS_READ_SCOPE,
+  });
   const platform = createBosPlatform({
     // BOS_DIRECTORY_TABLE when set (grants re-read on every call), else the embedded demo directory.
     directory: composeDirectory(config, items),
     sources: sources.sources,
     // Table-backed source definitions are re-read once older than their TTL (docs/bos.md "Wiring").
     refreshSources: () => sources.refresh(),
-    verifier: createJwtVerifier({
-      issuer: config.auth.issuer,
-      audience: config.auth.audience,
-      jwks: config.auth.jwksUrl,
-      requiredScope: BOS_READ_SCOPE,
-    }),
+    verifier,
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
     logger,
@@ -73,5 +75,13 @@ export function composePlatform(
     handle: (request, ctx) => platform.handle(request, ctx),
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
+    prepare: () => {
+      // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
+      // DNS, TLS and the issuer's answer) with the rest of the cold start, for no extra work. A failure
+      // changes nothing, because the first request fetches again itself (jwt-verifier.ts).
+      verifier.prepare?.().catch((error: unknown) => {
+        logger.warn('cold-start JWKS prefetch failed; the first request fetches again', errorFields(error));
+      });
+    },
   };
 }

@@ -6,9 +6,14 @@
 import { createRestEntry } from './compose-entry.js';
 import { composePlatform, servesPlatformPath } from './compose-platform.js';
 
-/** The deployed handler. */
+/**
+ * The deployed handler. Inside a Lambda runtime (`AWS_LAMBDA_RUNTIME_API` is set by Lambda, and by the local
+ * stack's runtime processes) the platform is composed during init and starts fetching the issuer's keys at
+ * once; imported anywhere else (tests, tools) the module does no work.
+ */
 export const handler = createRestEntry({
   component: 'platform',
   serves: servesPlatformPath,
   compose: (logger) => composePlatform(process.env, logger),
+  prepareAtInit: process.env['AWS_LAMBDA_RUNTIME_API'] !== undefined,
 });

@@ -1,17 +1,12 @@
 import { Validations } from 'aws-cdk-lib';
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
-import { Architecture, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import {
-  LAMBDA_BASE_ENVIRONMENT,
-  LAMBDA_ESBUILD_OPTIONS,
-  LAMBDA_RUNTIME_NAME,
-  NODEJS_FUNCTION_BUNDLING,
-} from '../bundling.js';
+import { LAMBDA_BASE_ENVIRONMENT, LAMBDA_HANDLER, LAMBDA_RUNTIME_NAME } from '../bundling.js';
+import { bundledLambdaCode } from '../lambda-code.js';
 import { StackConfigError } from '../errors.js';
 
 /** Lambda's hard maximum timeout (configuration-timeout: 900 s), also the REST streaming maximum (15 min). */
@@ -21,7 +16,7 @@ export const MAX_FUNCTION_TIMEOUT_SECONDS = 900;
 export interface PlatformFunctionProps {
   /** Absolute path of the handler source (`lambda/handlers/platform.ts`). */
   readonly entry: string;
-  /** Absolute path of the repository root: esbuild's working directory and the lock file's folder. */
+  /** Absolute path of the repository root: esbuild's working directory. */
   readonly projectRoot: string;
   /** Memory in MB; CPU scales with it. */
   readonly memorySize: number;
@@ -52,12 +47,12 @@ function lambdaRuntime(): Runtime {
 }
 
 /**
- * The platform Lambda: one `NodejsFunction` bundled on this machine with the esbuild options the local stack
- * uses (`lib/bundling.ts`), Node.js 22 on arm64, its own log group, and a role that can write to that log
- * group only. Table permissions are granted by the stack, per table.
+ * The platform Lambda: code bundled on this machine with the esbuild options the local stack uses
+ * (`lib/lambda-code.ts`, `lib/bundling.ts`), Node.js 22 on arm64, its own log group, and a role that can
+ * write to that log group only. Table permissions are granted by the stack, per table.
  */
 export class PlatformFunction extends Construct {
-  readonly function: NodejsFunction;
+  readonly function: LambdaFunction;
   readonly logGroup: LogGroup;
   readonly role: Role;
 
@@ -82,11 +77,9 @@ export class PlatformFunction extends Construct {
     });
     this.logGroup.grantWrite(this.role);
 
-    this.function = new NodejsFunction(this, 'Handler', {
-      entry: props.entry,
-      handler: 'handler',
-      projectRoot: props.projectRoot,
-      depsLockFilePath: `${props.projectRoot}/package-lock.json`,
+    this.function = new LambdaFunction(this, 'Handler', {
+      code: bundledLambdaCode({ entry: props.entry, projectRoot: props.projectRoot }),
+      handler: LAMBDA_HANDLER,
       runtime: lambdaRuntime(),
       architecture: Architecture.ARM_64,
       memorySize: props.memorySize,
@@ -95,16 +88,6 @@ export class PlatformFunction extends Construct {
       logGroup: this.logGroup,
       tracing: props.tracing ? Tracing.ACTIVE : Tracing.DISABLED,
       environment: { ...LAMBDA_BASE_ENVIRONMENT, ...props.environment },
-      bundling: {
-        ...NODEJS_FUNCTION_BUNDLING,
-        mainFields: [...NODEJS_FUNCTION_BUNDLING.mainFields],
-        externalModules: [...NODEJS_FUNCTION_BUNDLING.externalModules],
-        format: OutputFormat.ESM,
-        // The same legal-comments choice as local/bundle.ts, which CDK has no prop for.
-        esbuildArgs: { '--legal-comments': LAMBDA_ESBUILD_OPTIONS.legalComments },
-        // esbuild is a dev dependency; bundling runs here, never in Docker (the machines have none).
-        forceDockerBundling: false,
-      },
     });
 
     Validations.of(this.function).acknowledge({

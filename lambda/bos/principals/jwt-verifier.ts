@@ -55,20 +55,18 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = acceptedAlgorithms(options.algorithms);
   const keys =
     options.jwks instanceof URL
-      ? createRemoteJWKSet(options.jwks, {
-          timeoutDuration: options.remote?.timeoutMs ?? 2_000,
-          cooldownDuration: options.remote?.cooldownMs ?? 30_000,
-          cacheMaxAge: options.remote?.cacheMaxAgeMs ?? 600_000,
-          // jose reads only `status` and `json()` of what its fetch returns (jwks/remote.js).
-          [customFetch]: fetchJwks as unknown as FetchImplementation,
-        })
+      ? remoteKeySet(options.jwks, options.remote)
       : createLocalJWKSet(options.jwks);
+  const remote = 'reload' in keys ? keys : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 60;
   const requiredScope = options.requiredScope ?? BOS_READ_SCOPE;
 
   return {
     issuer: options.issuer,
     requiredScope,
+    // jose shares one in-flight fetch between `reload()` and `verify`, and forgets a failed one, so the first
+    // token either reuses this fetch or, if it failed, starts its own (jwks/remote.js).
+    ...(remote === undefined ? {} : { prepare: () => (remote.fresh ? Promise.resolve() : remote.reload()) }),
     async verify(token: string): Promise<Principal> {
       let payload: JWTPayload;
       try {
@@ -94,6 +92,17 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       return { subject, scopes };
     },
   };
+}
+
+/** The issuer's keys at `url`: fetched on first use, cached, re-fetched as {@link RemoteJwksOptions} say. */
+function remoteKeySet(url: URL, options: RemoteJwksOptions = {}) {
+  return createRemoteJWKSet(url, {
+    timeoutDuration: options.timeoutMs ?? 2_000,
+    cooldownDuration: options.cooldownMs ?? 30_000,
+    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
+    // jose reads only `status` and `json()` of what its fetch returns (jwks/remote.js).
+    [customFetch]: fetchJwks as unknown as FetchImplementation,
+  });
 }
 
 /** The configured algorithms, refusing at construction anything outside RS256/ES256. */

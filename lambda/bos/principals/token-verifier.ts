@@ -10,4 +10,10 @@ export interface TokenVerifier {
   /** Scope every caller must hold; named in the 403 challenge. */
   readonly requiredScope?: string;
   verify(token: string): Promise<Principal>;
+  /**
+   * Starts fetching what the first `verify` would otherwise wait for (a remote issuer's keys), so the wait
+   * overlaps with the rest of a cold start. Optional; it never replaces a check: `verify` still verifies
+   * every token, and fetches again itself when this failed. Rejects only with the fetch failure.
+   */
+  prepare?(): Promise<void>;
 }
