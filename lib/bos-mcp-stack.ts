@@ -14,7 +14,7 @@ import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, TtlMinutes } from './environment.js';
 import { tableSchemasById } from './table-schemas.js';
-import { SOURCE_SECRET_PREFIX } from './environment.js';
+import { DEFAULT_MEMORY_SIZE_MB, SOURCE_SECRET_PREFIX } from './environment.js';
 import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
 
 /** Props of {@link BosMcpStack}. */
@@ -136,7 +136,7 @@ export class BosMcpStack extends Stack {
     this.platform = new PlatformFunction(this, 'Platform', {
       entry: props.handlerEntry ?? PLATFORM_HANDLER_ENTRY,
       projectRoot: props.projectRoot ?? PROJECT_ROOT,
-      memorySize: props.memorySize ?? 1024,
+      memorySize: props.memorySize ?? DEFAULT_MEMORY_SIZE_MB,
       timeout,
       environment: {},
       logRetention,

@@ -31,6 +31,9 @@ export const DEFAULT_TTL_MINUTES: TtlMinutes = { session: 60, stream: 60, task: 
 /** DESIGN §6 default of `BOS_DEADLINE_RESERVE_MS`. */
 export const DEFAULT_DEADLINE_RESERVE_MS = 1000;
 
+/** The function's memory size in MB unless configured (`memorySize`); the local stack uses it too. */
+export const DEFAULT_MEMORY_SIZE_MB = 1024;
+
 /** What {@link platformEnvironment} is built from. */
 export interface PlatformEnvironmentInput {
   readonly endpointUrl: string;

@@ -9,6 +9,8 @@ import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
+import { lambdaHeapFlags } from '../lambda-heap.js';
+
 const require = createRequire(import.meta.url);
 
 /** How a runtime process is configured; the pool fills it from its options. */
@@ -88,9 +90,13 @@ export function runtimeEnvironment(options: RuntimeProcessOptions): Record<strin
   };
 }
 
-/** Starts one runtime process. Its stdio lines go to `onLine`. */
+/**
+ * Starts one runtime process, with the heap flags Lambda's Node.js bootstrap derives from the memory size. Its
+ * stdio lines go to `onLine`.
+ */
 export function spawnRuntime(options: RuntimeProcessOptions): ChildProcess {
-  const child = spawn(options.nodePath, ['--import', PARENT_WATCHDOG, ricEntry()], {
+  const args = [...lambdaHeapFlags(options.memorySizeMb), '--import', PARENT_WATCHDOG, ricEntry()];
+  const child = spawn(options.nodePath, args, {
     cwd: options.taskRoot,
     env: runtimeEnvironment(options),
     stdio: ['pipe', 'pipe', 'pipe'],
