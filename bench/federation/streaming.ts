@@ -7,23 +7,22 @@
  * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
  * read) and once without (a client sees its first source page only with the whole JSON response). Targets:
  * streaming ≤ the fastest source's first-page latency + 25 ms, and ≥ 5× earlier than JSON.
- * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2).
+ * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_CLIENT` (`worker`, the default: the
+ * client runs in a worker thread with its own heap, as a real client runs in its own process; `inline`: in
+ * this process, sharing the heap of the local front and Runtime API, so the client's garbage collections
+ * pause them in the middle of a call — how this benchmark measured before, kept for comparison).
  */
 import { loadavg } from 'node:os';
-import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
+import { Worker } from 'node:worker_threads';
 import { fixturePreset } from '../../lambda/sources/index.js';
 import type { FixturePresetName } from '../../lambda/sources/index.js';
 import { startStack } from '../../local/stack.js';
+import { runRounds } from './first-page-client.js';
+import type { RoundsOptions, RoundTimings } from './first-page-client.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const warmup = Number(process.env['BENCH_WARMUP'] ?? 2);
-const OPT_IN_CAPABILITIES = { experimental: { 'bos/source-results/v1': {} } };
-const CALL_ARGS = { context_handle: DEMO_PEOPLE_CONTEXT_HANDLE, tool_name: 'list_people', arguments: {} };
-
-interface Caller {
-  url: string;
-  headers: Record<string, string>;
-}
+const clientMode = process.env['BENCH_CLIENT'] === 'inline' ? 'inline' : 'worker';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -33,62 +32,19 @@ const median = (values: number[]): number => {
     : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 };
 
-/**
- * A stateless (2026-07-28) caller: every request carries its own protocol headers and `_meta`, so no
- * session lookup sits in front of the call and the stream is not written to the session's stream store.
- */
-function statelessCaller(url: string, token: string): Caller {
-  return {
-    url,
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      Authorization: `Bearer ${token}`,
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': 'bos_execute',
-    },
-  };
-}
-
-/** ms from sending until the first source page is readable (streaming) or the JSON response is whole. */
-async function firstPageMs(caller: Caller, id: number, stream: boolean): Promise<number> {
-  const body = JSON.stringify({
-    jsonrpc: '2.0',
-    id,
-    method: 'tools/call',
-    params: {
-      name: 'bos_execute',
-      arguments: CALL_ARGS,
-      _meta: {
-        'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-        'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' },
-        'io.modelcontextprotocol/clientCapabilities': stream ? OPT_IN_CAPABILITIES : {},
-      },
-    },
+/** The client's rounds, in a worker thread (its own heap) or in this process (`BENCH_CLIENT=inline`). */
+function clientRounds(options: RoundsOptions): Promise<RoundTimings> {
+  if (clientMode === 'inline') return runRounds(options);
+  // The worker inherits this process's `--import tsx`, so it loads the TypeScript module directly.
+  const worker = new Worker(new URL('./first-page-client.ts', import.meta.url), { workerData: options });
+  return new Promise<RoundTimings>((resolve, reject) => {
+    worker.once('message', (timings: RoundTimings) => {
+      resolve(timings);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`client worker exited with code ${code}`)));
   });
-  const sentAt = performance.now();
-  const response = await fetch(caller.url, { method: 'POST', headers: caller.headers, body });
-  if (response.status !== 200 || response.body === null) throw new Error(`HTTP ${response.status}`);
-  if (!stream) {
-    const message = (await response.json()) as { result?: unknown };
-    if (message.result === undefined) throw new Error('no result');
-    return performance.now() - sentAt;
-  }
-  let firstPage: number | undefined;
-  let text = '';
-  const decoder = new TextDecoder();
-  // Read to the end so the next round starts on an idle function; only the first page's time counts.
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    if (firstPage !== undefined) continue;
-    text += decoder.decode(value, { stream: true });
-    if (text.includes('"status":"page"')) firstPage = performance.now() - sentAt;
-  }
-  if (firstPage === undefined) throw new Error('no page frame');
-  return firstPage;
 }
 
 interface Scenario {
@@ -107,17 +63,8 @@ async function measure(preset: FixturePresetName): Promise<Scenario> {
     onFunctionLog: () => undefined,
   });
   try {
-    const caller = statelessCaller(stack.url, stack.devTokens?.['dev-user'] ?? '');
-    const streaming: number[] = [];
-    const json: number[] = [];
-    for (let round = 0; round < warmup + rounds; round++) {
-      const s = await firstPageMs(caller, round * 2 + 1, true);
-      const j = await firstPageMs(caller, round * 2 + 2, false);
-      if (round >= warmup) {
-        streaming.push(s);
-        json.push(j);
-      }
-    }
+    const token = stack.devTokens?.['dev-user'] ?? '';
+    const { streaming, json } = await clientRounds({ url: stack.url, token, rounds, warmup });
     // The fastest configured provider latency before a source's first page (empty sources deliver none).
     const fastest = Math.min(
       ...fixturePreset(preset)
@@ -136,6 +83,8 @@ async function measure(preset: FixturePresetName): Promise<Scenario> {
   }
 }
 
+// The machine is shared: the load at the start and at the end bracket how noisy the figures are.
+const loadAtStart = loadavg()[0] ?? NaN;
 const scenarios: Scenario[] = [];
 for (const preset of ['demo', 'synthetic'] as const) scenarios.push(await measure(preset));
 
@@ -162,7 +111,7 @@ const rows = scenarios.flatMap((s) => {
 });
 const width = Math.max(...rows.map((r) => r[0]?.length ?? 0));
 process.stdout.write(
-  `bos streaming benchmark through the local stack (medians of ${rounds} rounds, node ${process.version}, load average ${loadavg()[0]?.toFixed(1)})\n`,
+  `bos streaming benchmark through the local stack (medians of ${rounds} rounds, ${clientMode} client, node ${process.version}, load average ${loadAtStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)})\n`,
 );
 for (const [name = '', value = '', note = ''] of rows)
   process.stdout.write(`${name.padEnd(width)}  ${value.padStart(10)}  ${note}\n`);
@@ -170,6 +119,7 @@ process.stdout.write(
   `${JSON.stringify({
     bench: 'bos-streaming',
     rounds,
+    client: clientMode,
     scenarios: scenarios.map((s) => ({
       preset: s.preset,
       fastest_first_page_ms: s.fastestFirstPageMs,
@@ -178,6 +128,7 @@ process.stdout.write(
       speedup: Number((s.jsonMs / s.streamingMs).toFixed(1)),
       within_target: s.streamingMs <= s.fastestFirstPageMs + 25 && s.jsonMs / s.streamingMs >= 5,
     })),
+    load_average_start: Number(loadAtStart.toFixed(2)),
     load_average: Number(loadavg()[0]?.toFixed(2)),
   })}\n`,
 );

@@ -144,6 +144,10 @@ function emit(options: RunToolOptions, event: ToolTelemetryEvent): void {
  * Runs a streaming tool's `beforeStream` hook before any SSE byte is committed. Returns the outcome to
  * answer as JSON when the hook refuses (McpError → that error; exposed ToolError → `isError` result;
  * anything else → sanitized -32603), or undefined to go on streaming. Never rejects.
+ *
+ * What the hook resolves to is recorded as `ctx.prepared`: both protocol shapes build the handler's
+ * streaming context from this `ctx` (`{ ...ctx, … }`) after the preflight, so the handler of the same call
+ * receives it and need not repeat the hook's checks (two directory reads per streamed BOS call otherwise).
  */
 export async function preflight(
   options: StreamingToolOptions,
@@ -154,7 +158,8 @@ export async function preflight(
   const hook = options.beforeStream;
   if (hook === undefined) return undefined;
   try {
-    await guardedCall(() => hook(args, ctx), guard);
+    const prepared = await guardedCall(() => hook(args, ctx), guard);
+    if (prepared !== undefined) ctx.prepared = prepared;
     return undefined;
   } catch (error) {
     if (error instanceof ToolError && error.expose) {

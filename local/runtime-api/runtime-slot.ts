@@ -165,10 +165,13 @@ export class RuntimeSlot {
   #onNext(res: ServerResponse): void {
     const previous = this.#current;
     this.#finishInvocation();
-    // A runtime asks for more work only after answering; anything unanswered is a runtime bug.
-    previous?.fail(
-      new InvocationError('runtime_exit', 'Runtime.InvalidState', 'runtime polled without answering'),
-    );
+    // A runtime asks for more work only after answering; anything unanswered is a runtime bug. (The usual
+    // case, an answered invocation, is already settled: no error object is built on every poll.)
+    if (previous !== undefined && previous.phase !== 'settled') {
+      previous.fail(
+        new InvocationError('runtime_exit', 'Runtime.InvalidState', 'runtime polled without answering'),
+      );
+    }
     if (!this.#reachedNext) this.#initDurationMs = performance.now() - this.#spawnedAt;
     this.#reachedNext = true;
     this.#state = 'idle';

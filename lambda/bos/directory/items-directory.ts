@@ -46,16 +46,32 @@ export function createItemsDirectory(options: ItemsDirectoryOptions): Directory 
     return item !== undefined && (typeof expiresAt !== 'number' || expiresAt * 1000 > clock());
   };
 
-  const contextFor = async (handle: string): Promise<ContextGrant | undefined> => {
+  /** The cached definition of a handle, or undefined (not `{ grant: undefined }`) when it must be read. */
+  const cached = (handle: string): { grant: ContextGrant | undefined } | undefined => {
     const hit = cache.get(handle);
-    if (hit !== undefined && clock() - hit.at < ttl) return hit.grant;
+    return hit !== undefined && clock() - hit.at < ttl ? hit : undefined;
+  };
+
+  /** Reads a context definition from the store, without touching the cache. */
+  const readContext = async (handle: string): Promise<ContextGrant | undefined> => {
     const item = await guard(() => reader.get(contextKey(handle), CONTEXT_SK));
     const grant = live(item) ? itemToContextGrant(item) : undefined;
     if (grant !== undefined && grant.context.context_handle !== handle) {
       throw new DirectoryDataError('invalid_item', `directory item ${contextKey(handle)}: handle mismatch`);
     }
+    return grant;
+  };
+
+  const remember = (handle: string, grant: ContextGrant | undefined): void => {
     if (cache.size >= size) cache.clear();
     cache.set(handle, { grant, at: clock() });
+  };
+
+  const contextFor = async (handle: string): Promise<ContextGrant | undefined> => {
+    const hit = cached(handle);
+    if (hit !== undefined) return hit.grant;
+    const grant = await readContext(handle);
+    remember(handle, grant);
     return grant;
   };
 
@@ -70,9 +86,18 @@ export function createItemsDirectory(options: ItemsDirectoryOptions): Directory 
     async find(principal: Principal, contextHandle: string) {
       // A string that cannot be a handle is never looked up; the answer is the same `undefined`.
       if (!CONTEXT_HANDLE_PATTERN.test(contextHandle)) return undefined;
-      const grant = await guard(() => reader.get(subjectKey(principal.subject), grantKey(contextHandle)));
-      if (!live(grant)) return undefined;
-      return contextFor(contextHandle);
+      const grantRead = guard(() => reader.get(subjectKey(principal.subject), grantKey(contextHandle)));
+      const hit = cached(contextHandle);
+      if (hit !== undefined) return live(await grantRead) ? hit.grant : undefined;
+      // Cache miss: the definition is read beside the grant, not after it (one round trip, not two). It
+      // is used, and cached, only once the grant proves live, so a caller without the grant gets the
+      // same `undefined` whatever the definition's read did, and cannot fill the cache with probes.
+      const [grant, definition] = await Promise.allSettled([grantRead, readContext(contextHandle)]);
+      if (grant.status === 'rejected') throw grant.reason;
+      if (!live(grant.value)) return undefined;
+      if (definition.status === 'rejected') throw definition.reason;
+      remember(contextHandle, definition.value);
+      return definition.value;
     },
   };
 }

@@ -2,6 +2,7 @@ import type { JsonObject, McpRequestContext, StreamingToolHandler, ToolDef } fro
 import { contextObject } from '../extension/source-result-notifier.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
+import { callPlanner } from './call-plan.js';
 import { requireGrant, requireOperation } from './context-access.js';
 import type { BosToolDeps } from './deps.js';
 import { envelopeResult, plainResult } from './results.js';
@@ -14,11 +15,12 @@ export interface BosTool {
   /**
    * The tool's refusals (unknown handle, operation not permitted, invalid operation arguments), run by
    * the runtime before an SSE response is committed so they keep their JSON semantics under the streaming
-   * opt-in (contract: validation failures keep their existing HTTP/JSON-RPC semantics). The handler
-   * repeats them, so a grant is still re-checked on the call that uses it. The tool's own arguments need
-   * no check here: the runtime validated them against `def.inputSchema` before either runs.
+   * opt-in (contract: validation failures keep their existing HTTP/JSON-RPC semantics). It resolves to the
+   * call's plan (the grant read during this call, see `call-plan.ts`), which the handler of the same call
+   * receives instead of reading the directory again. The tool's own arguments need no check here: the
+   * runtime validated them against `def.inputSchema` before either runs.
    */
-  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
+  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<unknown>;
 }
 
 const CONTEXT_HANDLE = {
@@ -90,13 +92,13 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
     return plainResult({ contexts: grants.map((g) => contextObject(g.context)) }, ctx);
   };
 
-  const listToolsGrant = async (args: JsonObject, ctx: McpRequestContext) => {
+  const listToolsPlan = callPlanner(async (args: JsonObject, ctx: McpRequestContext) => {
     const { context_handle } = args as { context_handle: string };
-    return requireGrant(deps, ctx, context_handle);
-  };
+    return { grant: await requireGrant(deps, ctx, context_handle) };
+  });
 
   const listTools: StreamingToolHandler = async (args, ctx) => {
-    const grant = await listToolsGrant(args, ctx);
+    const { grant } = await listToolsPlan.plan(args, ctx);
     const tools = grant.operations.flatMap((name) => {
       const operation = OPERATIONS.get(name);
       return operation === undefined ? [] : [describeOperation(operation)];
@@ -104,32 +106,34 @@ export function bosTools(deps: BosToolDeps): BosTool[] {
     return plainResult({ context: contextObject(grant.context), tools }, ctx);
   };
 
-  const executePlan = async (args: JsonObject, ctx: McpRequestContext) => {
+  const executePlan = callPlanner(async (args: JsonObject, ctx: McpRequestContext) => {
     const request = args as {
       context_handle: string;
       tool_name: string;
       arguments?: JsonObject;
     };
-    const grant = await requireGrant(deps, ctx, request.context_handle);
+    // Every operation is a federated read. Its source catalog does not depend on the grant, so a due
+    // reload (at most once per TTL, shared by concurrent calls) overlaps the grant read instead of
+    // following it; runOperation then finds the catalog fresh.
+    const [grant] = await Promise.all([
+      requireGrant(deps, ctx, request.context_handle),
+      deps.refreshSources?.(),
+    ]);
     const operation = requireOperation(grant, request.tool_name);
     const operationArgs = await deps.validate(operation.inputSchema, request.arguments ?? {});
     return { grant, operation, operationArgs };
-  };
+  });
 
   const execute: StreamingToolHandler = async (args, ctx) => {
-    const { grant, operation, operationArgs } = await executePlan(args, ctx);
+    const { grant, operation, operationArgs } = await executePlan.plan(args, ctx);
     const result = await runOperation(deps, operation, operationArgs, grant, ctx);
     return envelopeResult(result, grant.context, ctx);
   };
 
   return [
     { def: listContextsDef, handler: listContexts },
-    {
-      def: listToolsDef,
-      handler: listTools,
-      beforeStream: async (a, c) => void (await listToolsGrant(a, c)),
-    },
-    { def: executeDef, handler: execute, beforeStream: async (a, c) => void (await executePlan(a, c)) },
+    { def: listToolsDef, handler: listTools, beforeStream: listToolsPlan.beforeStream },
+    { def: executeDef, handler: execute, beforeStream: executePlan.beforeStream },
   ];
 }
 

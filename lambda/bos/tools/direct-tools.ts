@@ -4,6 +4,8 @@ import type { ContextGrant } from '../directory/types.js';
 import { OPERATIONS } from '../operations/definitions.js';
 import type { OperationDef } from '../operations/definitions.js';
 import type { BosTool } from './bos-tools.js';
+import { callPlanner } from './call-plan.js';
+import type { CallPlanner } from './call-plan.js';
 import { requireDefaultGrant } from './context-access.js';
 import type { BosToolDeps } from './deps.js';
 import { directResult } from './results.js';
@@ -11,14 +13,17 @@ import { runOperation } from './run-operation.js';
 
 /**
  * The federated read operations registered as MCP tools of their own, run in the caller's default
- * context (DESIGN §5). The grant is looked up on every call.
+ * context (DESIGN §5). The grant is looked up on every call, once (see `call-plan.ts`).
  */
 export function directTools(deps: BosToolDeps): BosTool[] {
-  return [...OPERATIONS.values()].map((operation) => ({
-    def: directDef(operation),
-    handler: directHandler(deps, operation),
-    beforeStream: async (args, ctx) => void (await directPlan(deps, operation, args, ctx)),
-  }));
+  return [...OPERATIONS.values()].map((operation) => {
+    const planner = callPlanner((args, ctx) => directPlan(deps, operation, args, ctx));
+    return {
+      def: directDef(operation),
+      handler: directHandler(deps, operation, planner),
+      beforeStream: planner.beforeStream,
+    };
+  });
 }
 
 function directDef(operation: OperationDef): ToolDef {
@@ -31,6 +36,12 @@ function directDef(operation: OperationDef): ToolDef {
   };
 }
 
+/** What a direct tool's checks found: its arguments and the caller's default grant. */
+interface DirectPlan {
+  validArgs: JsonObject;
+  grant: ContextGrant;
+}
+
 /**
  * The refusals of a direct tool: no default context, operation not permitted. Its arguments were
  * validated by the runtime against `operation.inputSchema` (the tool's `inputSchema`) before this runs.
@@ -40,9 +51,10 @@ async function directPlan(
   operation: OperationDef,
   args: JsonObject,
   ctx: McpRequestContext,
-): Promise<{ validArgs: JsonObject; grant: ContextGrant }> {
+): Promise<DirectPlan> {
   const validArgs = args;
-  const grant = await requireDefaultGrant(deps, ctx);
+  // The source catalog does not depend on the grant: a due reload overlaps the grant read (bos-tools.ts).
+  const [grant] = await Promise.all([requireDefaultGrant(deps, ctx), deps.refreshSources?.()]);
   if (!grant.operations.includes(operation.name)) {
     throw new ToolError(`${operation.name} is not permitted in the caller's default BOS context.`, {
       code: 'operation_not_permitted',
@@ -51,9 +63,13 @@ async function directPlan(
   return { validArgs, grant };
 }
 
-function directHandler(deps: BosToolDeps, operation: OperationDef): StreamingToolHandler {
+function directHandler(
+  deps: BosToolDeps,
+  operation: OperationDef,
+  planner: CallPlanner<DirectPlan>,
+): StreamingToolHandler {
   return async (args, ctx) => {
-    const { validArgs, grant } = await directPlan(deps, operation, args, ctx);
+    const { validArgs, grant } = await planner.plan(args, ctx);
     const result = await runOperation(deps, operation, validArgs, grant, ctx);
     return directResult(result, ctx);
   };

@@ -1,5 +1,7 @@
 export { bosTools } from './bos-tools.js';
 export type { BosTool } from './bos-tools.js';
+export { callPlanner } from './call-plan.js';
+export type { CallPlanner } from './call-plan.js';
 export { contextRefusal } from './context-access.js';
 export type { BosToolDeps } from './deps.js';
 export { directTools } from './direct-tools.js';

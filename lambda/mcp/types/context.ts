@@ -34,6 +34,13 @@ export interface McpRequestContext {
   requestState?: string;
   /** Client capabilities (session-ful: from initialize; stateless: from `_meta`). */
   clientCapabilities: JsonObject;
+  /**
+   * What the tool's `beforeStream` hook resolved to on this call (see `StreamingToolOptions.beforeStream`),
+   * so a handler can use the checks the hook already made instead of repeating them. Undefined when the
+   * hook did not run (the call answers JSON, or the tool has no hook) or resolved to undefined: a handler
+   * must then do its checks itself. The runtime does not know its type; the tool that made it does.
+   */
+  prepared?: unknown;
 }
 
 /** Extra powers a streaming tool gets while its SSE response is open. */
@@ -78,9 +85,10 @@ export interface StreamingToolOptions {
    * Runs before the SSE response is committed (both shapes), so a refusal keeps ordinary HTTP/JSON-RPC
    * semantics: a thrown `McpError` (e.g. `InvalidParamsError`) answers the JSON error response, a
    * `ToolError` the JSON `isError: true` result; anything else a sanitized -32603. Not called when the
-   * call answers JSON anyway.
+   * call answers JSON anyway. What it resolves to reaches the handler of the same call as `ctx.prepared`
+   * (e.g. the grant it looked up), so the checks need not run twice on a streamed call.
    */
-  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<void>;
+  beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<unknown>;
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
   /**
