@@ -7,13 +7,14 @@
  * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
  * read) and once without (a client sees its first source page only with the whole JSON response). Targets:
  * streaming ≤ the fastest source's first-page latency + 25 ms, and ≥ 5× earlier than JSON.
- * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_CLIENT` (`worker`, the default: the
- * client runs in a worker thread with its own heap, as a real client runs in its own process; `inline`: in
- * this process, sharing the heap of the local front and Runtime API, so the client's garbage collections
- * pause them in the middle of a call — how this benchmark measured before, kept for comparison).
+ * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_CLIENT` (`process`, the default: the
+ * client runs in a process of its own, as a real client does; `inline`: in this process, sharing the heap of
+ * the local front and Runtime API, so the client's garbage collections pause them in the middle of a call —
+ * how this benchmark measured before, kept for comparison).
  */
+import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { Worker } from 'node:worker_threads';
+import { fileURLToPath } from 'node:url';
 import { fixturePreset } from '../../lambda/sources/index.js';
 import type { FixturePresetName } from '../../lambda/sources/index.js';
 import { startStack } from '../../local/stack.js';
@@ -22,7 +23,7 @@ import type { RoundsOptions, RoundTimings } from './first-page-client.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const warmup = Number(process.env['BENCH_WARMUP'] ?? 2);
-const clientMode = process.env['BENCH_CLIENT'] === 'inline' ? 'inline' : 'worker';
+const clientMode = process.env['BENCH_CLIENT'] === 'inline' ? 'inline' : 'process';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -32,18 +33,17 @@ const median = (values: number[]): number => {
     : ((sorted[mid - 1] ?? NaN) + (sorted[mid] ?? NaN)) / 2;
 };
 
-/** The client's rounds, in a worker thread (its own heap) or in this process (`BENCH_CLIENT=inline`). */
+/** The client's rounds, in a process of its own or in this one (`BENCH_CLIENT=inline`). */
 function clientRounds(options: RoundsOptions): Promise<RoundTimings> {
   if (clientMode === 'inline') return runRounds(options);
-  // The worker inherits this process's `--import tsx`, so it loads the TypeScript module directly.
-  const worker = new Worker(new URL('./first-page-client.ts', import.meta.url), { workerData: options });
+  const child = fork(fileURLToPath(new URL('./first-page-client.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+  });
   return new Promise<RoundTimings>((resolve, reject) => {
-    worker.once('message', (timings: RoundTimings) => {
-      resolve(timings);
-      void worker.terminate();
-    });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`client worker exited with code ${code}`)));
+    child.once('message', (timings: RoundTimings) => resolve(timings));
+    child.once('error', reject);
+    child.once('exit', (code) => reject(new Error(`the client process exited with code ${code}`)));
+    child.send(options);
   });
 }
 
