@@ -7,10 +7,10 @@
  * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
  * read) and once without (a client sees its first source page only with the whole JSON response). Targets:
  * streaming ≤ the fastest source's first-page latency + 25 ms, and ≥ 5× earlier than JSON.
- * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_CLIENT` (`process`, the default: the
- * client runs in a process of its own, as a real client does; `inline`: in this process, sharing the heap of
- * the local front and Runtime API, so the client's garbage collections pause them in the middle of a call —
- * how this benchmark measured before, kept for comparison).
+ * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_CLIENT` (`inline`, the default: the
+ * client runs in this process, beside the local front and Runtime API, as every figure so far was measured;
+ * `process`: in a process of its own, as a real client is, so its garbage collections no longer pause the
+ * front and the Runtime API in the middle of a call, at the price of one more process on the CPUs).
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -23,7 +23,7 @@ import type { RoundsOptions, RoundTimings } from './first-page-client.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const warmup = Number(process.env['BENCH_WARMUP'] ?? 2);
-const clientMode = process.env['BENCH_CLIENT'] === 'inline' ? 'inline' : 'process';
+const clientMode = process.env['BENCH_CLIENT'] === 'process' ? 'process' : 'inline';
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
