@@ -6,7 +6,7 @@
  * measured. The final frame is built the way the platform builds it (`envelopeResult` → `resultBody`, which
  * writes a result with a lazy text block in chunks → `SseStream#finish`), and read to its last byte.
  */
-import { createSourceResultNotifier } from '../../lambda/bos/extension/index.js';
+import { createSourceResultNotifier, sourceResultEvent } from '../../lambda/bos/extension/index.js';
 import type { PublicContext } from '../../lambda/bos/directory/types.js';
 import { envelopeResult } from '../../lambda/bos/tools/results.js';
 import type { FederationEvent, FederationResult } from '../../lambda/federation/index.js';
@@ -55,13 +55,7 @@ export function createSseSink(requestId: string, context: PublicContext): SseSin
   return {
     onEvent(event) {
       frames++;
-      notify({
-        status: event.type,
-        source: event.source,
-        pageIndex: event.pageIndex,
-        records: event.type === 'page' ? event.records : undefined,
-        code: event.type === 'error' ? event.code : undefined,
-      });
+      notify(sourceResultEvent(event));
       return emitters.ready?.() ?? Promise.resolve();
     },
     async caughtUp() {

@@ -6,6 +6,11 @@ export {
   SOURCE_RESULTS_EXTENSION,
   sourceResultsCapability,
 } from './negotiation.js';
-export { contextObject, createSourceResultNotifier, SOURCE_RESULT_METHOD } from './source-result-notifier.js';
+export {
+  contextObject,
+  createSourceResultNotifier,
+  SOURCE_RESULT_METHOD,
+  sourceResultEvent,
+} from './source-result-notifier.js';
 export type { SourceResultEvent } from './source-result-notifier.js';
 export { StructuredText, structuredText } from './text-content.js';

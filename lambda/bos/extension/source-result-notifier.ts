@@ -1,3 +1,4 @@
+import type { FederationEvent } from '../../federation/index.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonValue } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 
@@ -13,6 +14,17 @@ export interface SourceResultEvent {
   records?: readonly unknown[];
   /** One of the five codes, on `error` only. */
   code?: string;
+}
+
+/** An engine event as the notifier takes it: records only on pages, the code only on errors. */
+export function sourceResultEvent(event: FederationEvent): SourceResultEvent {
+  return {
+    status: event.type,
+    source: event.source,
+    pageIndex: event.pageIndex,
+    records: event.type === 'page' ? event.records : undefined,
+    code: event.type === 'error' ? event.code : undefined,
+  };
 }
 
 /**

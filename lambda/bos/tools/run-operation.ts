@@ -3,7 +3,7 @@ import type { FederationEvent, FederationResult, SourceAdapter } from '../../fed
 import type { JsonObject, McpRequestContext, StreamingToolContext } from '../../mcp/index.js';
 import type { ContextGrant } from '../directory/types.js';
 import { MAX_CONCURRENT_SOURCES, negotiatesSourceResults, PAGE_SIZE } from '../extension/negotiation.js';
-import { createSourceResultNotifier } from '../extension/source-result-notifier.js';
+import { createSourceResultNotifier, sourceResultEvent } from '../extension/source-result-notifier.js';
 import type { OperationDef } from '../operations/definitions.js';
 import type { BosToolDeps } from './deps.js';
 
@@ -55,13 +55,7 @@ function sourceResultSink(
 ): (event: FederationEvent) => Promise<void> | undefined {
   const notify = createSourceResultNotifier(ctx.requestId, grant.context, (n) => ctx.notify(n));
   return (event) => {
-    notify({
-      status: event.type,
-      source: event.source,
-      pageIndex: event.pageIndex,
-      records: event.type === 'page' ? event.records : undefined,
-      code: event.type === 'error' ? event.code : undefined,
-    });
+    notify(sourceResultEvent(event));
     return ctx.ready?.();
   };
 }
