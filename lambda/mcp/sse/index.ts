@@ -6,6 +6,7 @@ export {
   commentFrame,
   encodeEventFrame,
   encodeFrame,
+  encodeJsonEventFrame,
   eventFrame,
   primingFrame,
   storedEventFrame,

@@ -16,6 +16,7 @@ import {
   commentFrame,
   encodeEventFrame,
   encodeFrame,
+  encodeJsonEventFrame,
   eventFrameHead,
   FRAME_END,
   primingFrame,
@@ -106,6 +107,14 @@ export class SseStream {
     this.#persisted(json);
   }
 
+  /**
+   * `send` for a message the caller has just serialised with `JSON.stringify`, whose output never holds a raw CR
+   * or LF: the frame writer then skips scanning it for line breaks.
+   */
+  sendStringified(json: string): void {
+    this.#persisted(json, undefined, true);
+  }
+
   /** Sends a comment frame (not persisted: comments carry no replayable content). */
   comment(text: string): void {
     this.#step(() => this.#write(commentFrame(text)));
@@ -154,10 +163,14 @@ export class SseStream {
     }
   }
 
-  /** `finalFor` (the request id of a final message) turns on the replay size bound. */
-  #persisted(data: string, finalFor?: JsonRpcId | null): void {
+  /**
+   * `finalFor` (the request id of a final message) turns on the replay size bound; `stringified` says the data
+   * came from `JSON.stringify` (one line).
+   */
+  #persisted(data: string, finalFor?: JsonRpcId | null, stringified = false): void {
+    const encode = stringified ? encodeJsonEventFrame : encodeEventFrame;
     if (this.#options.store === undefined) {
-      this.#step(() => this.#write(encodeEventFrame(data, undefined, 'message')), data.length);
+      this.#step(() => this.#write(encode(data, undefined, 'message')), data.length);
       return;
     }
     this.#step(async () => {
@@ -165,7 +178,7 @@ export class SseStream {
       const id = await this.#append(tooLarge ? this.#standIn(finalFor) : data);
       if (id === undefined && data === '') return;
       if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
-      else this.#write(encodeEventFrame(data, id, 'message'));
+      else this.#write(encode(data, id, 'message'));
     }, data.length);
   }
 

@@ -36,15 +36,15 @@ export function toolEmitters(
       params.progress = progress;
       params.progressToken = token;
       if (total !== undefined) params.total = total;
-      sse.send(notificationJson('notifications/progress', params));
+      sse.sendStringified(notificationJson('notifications/progress', params));
     },
     log(level: LoggingLevel, data: JsonValue, logger?: string): void {
       if (levels.indexOf(level) < threshold) return;
       const params: JsonObject = logger === undefined ? { data, level } : { data, level, logger };
-      sse.send(notificationJson('notifications/message', params));
+      sse.sendStringified(notificationJson('notifications/message', params));
     },
     notify(notification: { method: string; params?: JsonObject }): void {
-      sse.send(notificationJson(notification.method, notification.params));
+      sse.sendStringified(notificationJson(notification.method, notification.params));
     },
     comment(text: string): void {
       sse.comment(text);

@@ -77,6 +77,15 @@ export function encodeEventFrame(data: string, id?: string, event?: string): Uin
   return encodeLine(`${head}data: `, data);
 }
 
+/**
+ * `encodeEventFrame` for data that `JSON.stringify` wrote: JSON text never holds a raw CR or LF (it escapes them),
+ * so the data is one line without scanning it (page frames are tens of kilobytes each).
+ */
+export function encodeJsonEventFrame(json: string, id?: string, event?: string): Uint8Array {
+  if (json === '') return encodeEventFrame(json, id, event);
+  return encodeLine(`${fieldLines(id, event)}data: `, json);
+}
+
 // Reused by every frame up to ONE_PASS_MAX_UNITS; grown on demand, so nothing is allocated at import.
 let scratch = new Uint8Array(0);
 
@@ -98,7 +107,17 @@ function encodeLine(prefix: string, body: string): Uint8Array {
   at += encoder.encodeInto(body, scratch.subarray(at)).written;
   scratch[at++] = LF;
   scratch[at++] = LF;
-  return scratch.slice(0, at);
+  return copyOut(scratch, at);
+}
+
+/**
+ * The first `length` bytes of `source` in a buffer of exactly that size. `TypedArray#slice` allocates zero-filled
+ * memory that the copy then overwrites; an unsafe allocation skips the fill (every byte is written at once).
+ */
+function copyOut(source: Uint8Array, length: number): Uint8Array {
+  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
+  bytes.set(source.subarray(0, length));
+  return bytes;
 }
 
 /**
@@ -135,5 +154,5 @@ export function encodeFrame(frame: string): Uint8Array {
     return bytes;
   }
   if (scratch.length < frame.length * 3) scratch = new Uint8Array(frame.length * 3);
-  return scratch.slice(0, encoder.encodeInto(frame, scratch).written);
+  return copyOut(scratch, encoder.encodeInto(frame, scratch).written);
 }

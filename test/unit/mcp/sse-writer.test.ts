@@ -8,7 +8,12 @@ import { describe, it } from 'node:test';
 
 import fc from 'fast-check';
 
-import { encodeEventFrame, encodeFrame, eventFrame } from '../../../lambda/mcp/sse/index.js';
+import {
+  encodeEventFrame,
+  encodeFrame,
+  encodeJsonEventFrame,
+  eventFrame,
+} from '../../../lambda/mcp/sse/index.js';
 
 const reference = (text: string) => new TextEncoder().encode(text);
 
@@ -49,6 +54,24 @@ describe('SSE frame encoding', () => {
         (parts, id, event) => {
           const data = parts.join('');
           assert.deepEqual(encodeEventFrame(data, id, event), reference(eventFrame(data, id, event)));
+        },
+      ),
+    );
+  });
+
+  it('encodes JSON.stringify output without scanning it to the same bytes as the scanning encoder', () => {
+    fc.assert(
+      fc.property(
+        fc.jsonValue(),
+        text,
+        fc.option(fc.stringMatching(/^[0-9a-z_-]{1,12}$/), { nil: undefined }),
+        (value, parts, id) => {
+          // Strings with CR/LF inside the value: JSON escapes them, so the data stays one line.
+          const json = JSON.stringify({ value, text: parts.join('') });
+          assert.deepEqual(
+            encodeJsonEventFrame(json, id, 'message'),
+            reference(eventFrame(json, id, 'message')),
+          );
         },
       ),
     );
