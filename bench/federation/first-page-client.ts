@@ -1,8 +1,8 @@
 /**
  * The client side of `npm run bench:bos` (`streaming.ts`): the rounds of stateless `bos_execute` →
  * `list_people` calls, each timed from sending until the first source page is readable (streaming) or the
- * JSON response is whole. By default the benchmark calls {@link runRounds} in its own process; with
- * `BENCH_CLIENT=process` it forks this file, which runs the rounds it is sent and sends the timings back: the
+ * JSON response is whole. By default the benchmark forks this file, which runs the rounds it is sent and sends
+ * the timings back (`BENCH_CLIENT=inline` calls {@link runRounds} in the benchmark's own process instead): the
  * client then has its own heap, as a real client has its own process, so its garbage (undici's request and
  * response objects, a parsed 1 MB JSON answer) is not collected in the middle of the local front's and
  * Runtime API's work on the next call.
