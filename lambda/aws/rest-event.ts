@@ -1,8 +1,13 @@
 /**
- * API Gateway REST v1 proxy event -> web-standard `Request` (DESIGN §3 step 2). The adapter adds no
+ * API Gateway REST v1 proxy event -> Fetch-shaped request (DESIGN §3 step 2). The adapter adds no
  * protocol behaviour: it only reshapes what API Gateway sent, strictly.
+ *
+ * The request is the runtime's `BufferedRequest`, not a web `Request`: building one (with its `Headers`)
+ * loads Node's undici, ~45 ms of a cold start (lambda/mcp/http-message.ts). It applies the same checks
+ * `new Request`/`Headers.append` did, so the same events are refused with the same `RestEventError` codes.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { BufferedRequest, HttpHeaders } from '../mcp/index.js';
 import { RestEventError } from './errors.js';
 import { headerMap, queryMap } from './rest-headers.js';
 import { matchResource, normaliseTrailingSlash, stripStage } from './rest-path.js';
@@ -119,13 +124,17 @@ function originFor(parts: RestEventParts, preferred: string | undefined): URL {
   return new URL('http://localhost');
 }
 
-/** Builds the `Request`. Throws `RestEventError` for header values or methods `fetch` rejects. */
-export function toRequest(parts: RestEventParts, options: ToRequestOptions = {}): Request {
+/**
+ * Builds the request. Throws `RestEventError` for what `fetch` rejects: `invalid_header` for a header name
+ * that is not a token or a value with CR/LF/NUL or a code unit above 0xFF; `invalid_event` for a method that
+ * is not a token or is CONNECT/TRACE/TRACK.
+ */
+export function toRequest(parts: RestEventParts, options: ToRequestOptions = {}): BufferedRequest {
   const url = originFor(parts, options.origin);
   // Assigning pathname (not `new URL(path, base)`) keeps a path like `//evil.example` from becoming a host.
   url.pathname = parts.path;
   for (const [name, values] of parts.query) for (const value of values) url.searchParams.append(name, value);
-  const headers = new Headers();
+  const headers = new HttpHeaders();
   try {
     for (const [name, values] of parts.headers) for (const value of values) headers.append(name, value);
   } catch (cause) {
@@ -133,7 +142,7 @@ export function toRequest(parts: RestEventParts, options: ToRequestOptions = {})
   }
   const hasBody = parts.body !== undefined && parts.method !== 'GET' && parts.method !== 'HEAD';
   try {
-    return new Request(url, {
+    return new BufferedRequest(url.href, {
       method: parts.method,
       headers,
       ...(hasBody ? { body: parts.body } : {}),
@@ -144,11 +153,11 @@ export function toRequest(parts: RestEventParts, options: ToRequestOptions = {})
   }
 }
 
-/** Proxy event -> `Request` plus the normalised parts (source IP, path parameters, raw header lists). */
+/** Proxy event -> request plus the normalised parts (source IP, path parameters, raw header lists). */
 export function restEventToRequest(
   event: RestProxyEvent,
   options: ToRequestOptions = {},
-): { request: Request; parts: RestEventParts } {
+): { request: BufferedRequest; parts: RestEventParts } {
   const parts = parseRestEvent(event);
   return { request: toRequest(parts, options), parts };
 }

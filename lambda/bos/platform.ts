@@ -1,6 +1,12 @@
 import type { SourceAdapter } from '../federation/index.js';
 import { createJsonLogger, McpServer } from '../mcp/index.js';
-import type { Logger, McpInvocationContext, McpServerOptions } from '../mcp/index.js';
+import type {
+  HttpRequestLike,
+  Logger,
+  McpInvocationContext,
+  McpResponse,
+  McpServerOptions,
+} from '../mcp/index.js';
 import type { Directory } from './directory/types.js';
 import {
   DEFAULT_CONTRACT_URI,
@@ -63,7 +69,7 @@ export interface BosPlatform {
    * Serves the RFC 9728 metadata routes without authentication, authenticates everything else, then
    * delegates to `server.handle` with the caller's principal.
    */
-  handle(request: Request, ctx?: McpInvocationContext): Promise<Response>;
+  handle(request: HttpRequestLike, ctx?: McpInvocationContext): Promise<McpResponse>;
 }
 
 /** Builds the BOS platform app (DESIGN §5). */
@@ -98,6 +104,9 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
       // bos/source-results/v1 has no resumability: "Disconnect cancels outstanding work".
       cancelOnDisconnect: true,
       beforeStream: tool.beforeStream,
+      // The hooks read only the caller's grant and the arguments, so a session-ful call reads its grant
+      // beside its session instead of after it (one DynamoDB round trip less before the first page).
+      sessionIndependentPreflight: true,
       timeoutMs,
     });
   }

@@ -1,9 +1,11 @@
 /**
  * HTTP-level checks, run in a fixed fail-closed order before any JSON-RPC work (mcp-method-surface
  * "Transport + endpoint"): method → Origin → Content-Type → Accept → body size. Each check returns the
- * rejection `Response`, or undefined to continue.
+ * rejection `McpResponse`, or undefined to continue.
  */
 import { JsonRpcCode, McpError } from './errors.js';
+import { BufferedRequest } from './http-message.js';
+import type { HeaderReader, HttpRequestLike, McpResponse } from './http-message.js';
 import type { Responder } from './http-responses.js';
 import { acceptsMediaType, memoize, parseAccept, parseMediaType } from './media-type.js';
 import type { MediaType } from './media-type.js';
@@ -16,17 +18,17 @@ const cachedContentType = memoize(parseMediaType);
 const noRanges: MediaType[] = [];
 
 /** Parsed `Accept` ranges of a request (empty when absent). */
-export function acceptRanges(headers: Headers): MediaType[] {
+export function acceptRanges(headers: HeaderReader): MediaType[] {
   const accept = headers.get('accept');
   return accept === null ? noRanges : cachedAccept(accept);
 }
 
-function badRequest(respond: Responder, message: string): Response {
+function badRequest(respond: Responder, message: string): McpResponse {
   return respond.rpcError(400, null, new McpError(JsonRpcCode.InvalidRequest, message));
 }
 
 /** 405 for methods other than GET, POST and DELETE. */
-export function checkMethod(method: string, respond: Responder): Response | undefined {
+export function checkMethod(method: string, respond: Responder): McpResponse | undefined {
   if (method === 'POST' || method === 'GET' || method === 'DELETE') return undefined;
   return respond.plainError(405, 'method not allowed', { allow: allowedMethods });
 }
@@ -35,7 +37,11 @@ export function checkMethod(method: string, respond: Responder): Response | unde
  * 403 when an `Origin` header is present and not allow-listed (MCP transports: servers MUST validate
  * Origin to prevent DNS rebinding). Requests without Origin (non-browser clients) pass.
  */
-export function checkOrigin(headers: Headers, allowed: ReadonlySet<string>, respond: Responder) {
+export function checkOrigin(
+  headers: HeaderReader,
+  allowed: ReadonlySet<string>,
+  respond: Responder,
+): McpResponse | undefined {
   const origin = headers.get('origin');
   if (origin === null || allowed.has(origin.toLowerCase())) return undefined;
   return respond.rpcError(
@@ -46,7 +52,7 @@ export function checkOrigin(headers: Headers, allowed: ReadonlySet<string>, resp
 }
 
 /** 400 unless `Content-Type` is `application/json` (parameters allowed; charset, if any, UTF-8). */
-export function checkContentType(headers: Headers, respond: Responder): Response | undefined {
+export function checkContentType(headers: HeaderReader, respond: Responder): McpResponse | undefined {
   const raw = headers.get('content-type');
   const parsed = raw === null ? undefined : cachedContentType(raw);
   const charset = parsed?.params.charset?.toLowerCase();
@@ -62,7 +68,7 @@ export function checkContentType(headers: Headers, respond: Responder): Response
 }
 
 /** 400 unless a POST's `Accept` admits both `application/json` and `text/event-stream`. */
-export function checkPostAccept(ranges: readonly MediaType[], respond: Responder): Response | undefined {
+export function checkPostAccept(ranges: readonly MediaType[], respond: Responder): McpResponse | undefined {
   if (acceptsMediaType(ranges, 'application/json') && acceptsMediaType(ranges, 'text/event-stream')) {
     return undefined;
   }
@@ -70,13 +76,13 @@ export function checkPostAccept(ranges: readonly MediaType[], respond: Responder
 }
 
 /** 400 unless a GET's `Accept` admits `text/event-stream`. */
-export function checkGetAccept(ranges: readonly MediaType[], respond: Responder): Response | undefined {
+export function checkGetAccept(ranges: readonly MediaType[], respond: Responder): McpResponse | undefined {
   if (acceptsMediaType(ranges, 'text/event-stream')) return undefined;
   return badRequest(respond, 'Bad Request: Accept must list text/event-stream');
 }
 
 /** The outcome of reading a body under a size limit. */
-export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
+export type BodyResult = { ok: true; text: string } | { ok: false; response: McpResponse };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -85,15 +91,25 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * without reading; a body without one (chunked) is read incrementally and reading stops at the limit, so
  * an oversized body is never buffered whole.
  */
-export async function readBody(request: Request, maxBytes: number, respond: Responder): Promise<BodyResult> {
+export async function readBody(
+  request: HttpRequestLike,
+  maxBytes: number,
+  respond: Responder,
+): Promise<BodyResult> {
   const tooLarge = (): BodyResult => ({
     ok: false,
     response: respond.rpcError(413, null, new McpError(JsonRpcCode.InvalidRequest, 'Request body too large')),
   });
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
-    await request.body?.cancel().catch(() => undefined);
+    // A buffered body holds no connection or stream open; there is nothing to cancel.
+    if (!(request instanceof BufferedRequest)) await request.body?.cancel().catch(() => undefined);
     return tooLarge();
+  }
+  if (request instanceof BufferedRequest) {
+    // Already whole in memory (a Lambda event): read it without building a stream.
+    const bytes = await request.bytes();
+    return bytes.byteLength > maxBytes ? tooLarge() : decodeBody(bytes);
   }
   if (request.body === null) return { ok: true, text: '' };
   if (declared !== null) {

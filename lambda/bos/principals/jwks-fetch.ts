@@ -1,11 +1,12 @@
 /**
- * The HTTP GET behind the remote JWKS (jose's `customFetch` hook), on `node:http`/`node:https`.
+ * The HTTP GET behind the remote JWKS (`remote-jwks.ts`), on `node:http`/`node:https`.
  *
  * Why not the global `fetch`: its first call loads undici's whole client (global dispatcher, agent, pool,
  * connection code), which the CPU profile of a cold start showed as the largest single cost after the
  * bundle itself (`npm run bench:lambda`). The AWS SDK's HTTP handler has already loaded `node:https`, so this
  * GET costs nothing extra to load. It also bounds the body: a key set is a few KB, and an issuer that
- * answers with megabytes must not fill the function's memory.
+ * answers with megabytes must not fill the function's memory. (The bundle serves the `node:http` import below
+ * without Node's ESM facade, whose lazy `WebSocket` export would load undici anyway: `lib/builtin-imports.ts`.)
  */
 import { request as httpRequest } from 'node:http';
 import type { IncomingMessage } from 'node:http';
@@ -20,10 +21,15 @@ export interface JwksResponse {
   json(): Promise<unknown>;
 }
 
-/** What jose passes to its `customFetch`. */
+/** The request options: a signal and headers (a `Headers`-like object, pairs or a record). */
 export interface JwksRequestInit {
   signal?: AbortSignal | null;
-  headers?: HeadersInit;
+  headers?: HeaderPairs | Iterable<readonly [string, string]> | Readonly<Record<string, string>>;
+}
+
+/** Anything with `Headers#forEach` (a web `Headers`, the runtime's `HttpHeaders`). */
+interface HeaderPairs {
+  forEach(callback: (value: string, name: string) => void): void;
 }
 
 /** Raised for a JWKS body over {@link MAX_JWKS_BYTES}. */
@@ -68,10 +74,25 @@ function abortReason(signal: AbortSignal): Error {
   return reason instanceof Error ? reason : new Error('aborted');
 }
 
-function headerObject(headers: HeadersInit | undefined): Record<string, string> {
+/**
+ * Plain request headers for `node:http`. Read structurally, never through `new Headers` (which would load
+ * undici, the cost this module exists to avoid); `node:http` validates names and values itself.
+ */
+function headerObject(headers: JwksRequestInit['headers']): Record<string, string> {
   const plain: Record<string, string> = {};
-  if (headers !== undefined) new Headers(headers).forEach((value, name) => (plain[name] = value));
+  const add = (value: string, name: string): void => {
+    const key = name.toLowerCase();
+    plain[key] = Object.hasOwn(plain, key) ? `${plain[key]}, ${value}` : value;
+  };
+  if (headers === undefined) return plain;
+  if (hasForEach(headers)) headers.forEach(add);
+  else if (Symbol.iterator in headers) for (const [name, value] of headers) add(value, name);
+  else for (const [name, value] of Object.entries(headers)) add(value, name);
   return plain;
+}
+
+function hasForEach(headers: NonNullable<JwksRequestInit['headers']>): headers is HeaderPairs {
+  return typeof (headers as Partial<HeaderPairs>).forEach === 'function';
 }
 
 function readBody(response: IncomingMessage): Promise<Buffer> {

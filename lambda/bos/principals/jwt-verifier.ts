@@ -1,8 +1,8 @@
-import { createLocalJWKSet, createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
-import type { FetchImplementation, JSONWebKeySet, JWTPayload } from 'jose';
+import { createLocalJWKSet, jwtVerify } from 'jose';
+import type { JSONWebKeySet, JWTPayload } from 'jose';
 import type { Principal } from '../../mcp/index.js';
 import { AuthError, BosConfigError } from '../errors.js';
-import { fetchJwks } from './jwks-fetch.js';
+import { createRemoteKeySet } from './remote-jwks.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import { tokenFailure } from './token-failure.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -10,7 +10,7 @@ import type { TokenVerifier } from './token-verifier.js';
 /** The only signature algorithms accepted: asymmetric, so a public key can never act as an HMAC secret. */
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'] as const;
 
-/** Fetch and cache bounds of a remote JWKS (jose `createRemoteJWKSet` options). */
+/** Fetch and cache bounds of a remote JWKS (the `createRemoteJWKSet` options of jose, see remote-jwks.ts). */
 export interface RemoteJwksOptions {
   /** Abort one JWKS fetch after this long; the request then gets 503. @default 2000 */
   timeoutMs?: number;
@@ -64,8 +64,8 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   return {
     issuer: options.issuer,
     requiredScope,
-    // jose shares one in-flight fetch between `reload()` and `verify`, and forgets a failed one, so the first
-    // token either reuses this fetch or, if it failed, starts its own (jwks/remote.js).
+    // One in-flight fetch is shared between `reload()` and `verify`, and a failed one is forgotten, so the
+    // first token either reuses this fetch or, if it failed, starts its own (remote-jwks.ts).
     ...(remote === undefined ? {} : { prepare: () => (remote.fresh ? Promise.resolve() : remote.reload()) }),
     async verify(token: string): Promise<Principal> {
       let payload: JWTPayload;
@@ -96,12 +96,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
 /** The issuer's keys at `url`: fetched on first use, cached, re-fetched as {@link RemoteJwksOptions} say. */
 function remoteKeySet(url: URL, options: RemoteJwksOptions = {}) {
-  return createRemoteJWKSet(url, {
-    timeoutDuration: options.timeoutMs ?? 2_000,
-    cooldownDuration: options.cooldownMs ?? 30_000,
-    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-    // jose reads only `status` and `json()` of what its fetch returns (jwks/remote.js).
-    [customFetch]: fetchJwks as unknown as FetchImplementation,
+  return createRemoteKeySet(url, {
+    timeoutMs: options.timeoutMs ?? 2_000,
+    cooldownMs: options.cooldownMs ?? 30_000,
+    cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
   });
 }
 

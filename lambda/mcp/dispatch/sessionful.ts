@@ -3,7 +3,15 @@
  * `server/discover` work without a session; everything else needs a live session bound to the caller.
  * Ordinary results and method errors are HTTP 200; notifications and client responses are 202.
  */
-import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
+import { McpResponse } from '../http-message.js';
+import type { HeaderReader } from '../http-message.js';
+import {
+  JsonRpcCode,
+  McpError,
+  RequestCancelledError,
+  SessionStoreUnavailableError,
+  toWireError,
+} from '../errors.js';
 import type { Responder } from '../http-responses.js';
 import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
 import type { JsonRpcBody } from '../json-rpc.js';
@@ -21,6 +29,8 @@ import type {
 } from '../types.js';
 import type { RequestScope } from './context.js';
 import { callMethod, discoverResult, serverInfo } from './methods.js';
+import { startEarlyPreflight } from './early-preflight.js';
+import type { EarlyPreflight } from './early-preflight.js';
 import { callTool } from './tools-call.js';
 
 /** The parts of one HTTP request the session-ful dispatcher needs. */
@@ -28,7 +38,7 @@ export interface SessionfulInput {
   rt: Runtime;
   respond: Responder;
   scope: RequestScope;
-  headers: Headers;
+  headers: HeaderReader;
   /** `mcp-protocol-version` when present (already known to be a session-ful version). */
   headerVersion: string | undefined;
 }
@@ -36,7 +46,7 @@ export interface SessionfulInput {
 /** The batch-capable legacy version (mcp-method-surface "Other transport notes"). */
 const batchVersion = '2025-03-26';
 
-type SessionResult = { ok: true; session: SessionRecord } | { ok: false; response: Response };
+type SessionResult = { ok: true; session: SessionRecord } | { ok: false; response: McpResponse };
 
 /**
  * Resolves the request's session: missing header → 400, unknown/expired/foreign principal → 404 (body
@@ -69,7 +79,7 @@ function wireError(rt: Runtime, error: unknown, method: string): McpError {
   return toWireError(error);
 }
 
-async function initialize(input: SessionfulInput, request: JsonRpcRequest): Promise<Response> {
+async function initialize(input: SessionfulInput, request: JsonRpcRequest): Promise<McpResponse> {
   const { rt, respond, scope } = input;
   const params = request.params ?? {};
   const requested = params.protocolVersion;
@@ -112,11 +122,12 @@ async function request(
   session: SessionRecord,
   message: JsonRpcRequest,
   allowStream: boolean,
-): Promise<JsonRpcBody | Response> {
+  early?: EarlyPreflight,
+): Promise<JsonRpcBody | McpResponse> {
   const { rt } = input;
   try {
     if (message.method === 'tools/call') {
-      const answer = await callTool(rt, input.scope, input.respond, session, message, allowStream);
+      const answer = await callTool(rt, input.scope, input.respond, session, message, allowStream, early);
       return answer.kind === 'json' ? answer.body : answer.response;
     }
     return resultJson(message.id, await callMethod(rt, input.scope, session, message));
@@ -126,7 +137,7 @@ async function request(
 }
 
 /** Handles one JSON-RPC object. */
-export async function handleSingle(input: SessionfulInput, value: JsonObject): Promise<Response> {
+export async function handleSingle(input: SessionfulInput, value: JsonObject): Promise<McpResponse> {
   const { rt, respond } = input;
   const message = classify(value);
   if (message.kind === 'invalid') return respond.rpcError(200, message.id, message.error);
@@ -135,11 +146,30 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
   if (message.kind === 'request' && message.message.method === 'server/discover') {
     return respond.json(200, resultJson(message.message.id, discoverResult(rt)));
   }
-  const resolved = await resolveSession(
-    input,
-    message.kind === 'notification' ? null : message.kind === 'response' ? message.id : message.message.id,
-  );
-  if (!resolved.ok) return resolved.response;
+  // The session read and a streamed call's session-independent checks (the BOS grant read) do not depend
+  // on each other: both run now, and the session's verdict still comes first (early-preflight.ts).
+  const sessionId = input.headers.get('mcp-session-id');
+  const early =
+    message.kind === 'request' && sessionId !== null && sessionId !== ''
+      ? startEarlyPreflight({ ...input, sessionId }, message.message)
+      : undefined;
+  const drop = (): void => {
+    void early?.then((started) => started?.controller.abort(new RequestCancelledError('cancelled')));
+  };
+  let resolved: SessionResult;
+  try {
+    resolved = await resolveSession(
+      input,
+      message.kind === 'notification' ? null : message.kind === 'response' ? message.id : message.message.id,
+    );
+  } catch (error) {
+    drop();
+    throw error;
+  }
+  if (!resolved.ok) {
+    drop();
+    return resolved.response;
+  }
   const { session } = resolved;
   if (message.kind === 'notification') {
     await notify(rt, session, message.message);
@@ -150,14 +180,14 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
     await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
     return respond.accepted();
   }
-  const out = await request(input, session, message.message, true);
-  return out instanceof Response ? out : respond.json(200, out);
+  const out = await request(input, session, message.message, true, await early);
+  return out instanceof McpResponse ? out : respond.json(200, out);
 }
 
 /** Handles a batch: only for sessions negotiated at 2025-03-26, never containing `initialize`. */
-export async function handleBatch(input: SessionfulInput, values: JsonValue[]): Promise<Response> {
+export async function handleBatch(input: SessionfulInput, values: JsonValue[]): Promise<McpResponse> {
   const { rt, respond } = input;
-  const rejected = (): Response =>
+  const rejected = (): McpResponse =>
     respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, notAnObjectMessage));
   if (input.headers.get('mcp-session-id') === null) return rejected();
   const resolved = await resolveSession(input, null);
@@ -191,7 +221,7 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
           }
           // Batch parts are joined into one body: a chunked result is written out whole here.
           const out = await request(input, session, message.message, false);
-          return out instanceof Response ? undefined : bodyText(out);
+          return out instanceof McpResponse ? undefined : bodyText(out);
         }
       }
     }),

@@ -4,6 +4,7 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
+import type { McpResponse } from '../http-message.js';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { Responder } from '../http-responses.js';
 import { errorJson, isObject, requestJson, resultBody } from '../json-rpc.js';
@@ -25,9 +26,10 @@ import type {
 } from '../types.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from './context.js';
+import type { EarlyPreflight } from './early-preflight.js';
 
 /** A buffered JSON body (one string, or chunks for a large result), or a ready SSE response. */
-export type ToolsCallAnswer = { kind: 'json'; body: JsonRpcBody } | { kind: 'sse'; response: Response };
+export type ToolsCallAnswer = { kind: 'json'; body: JsonRpcBody } | { kind: 'sse'; response: McpResponse };
 
 /** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
 const defaultLogLevel: LoggingLevel = 'info';
@@ -47,7 +49,11 @@ function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): Js
   }
 }
 
-/** Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. */
+/**
+ * Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. `early`:
+ * this request's `beforeStream` hook, already started beside the session read (`early-preflight.ts`); its
+ * outcome is taken where the hook would otherwise be called.
+ */
 export async function callTool(
   rt: Runtime,
   scope: RequestScope,
@@ -55,6 +61,7 @@ export async function callTool(
   session: SessionRecord,
   request: JsonRpcRequest,
   allowStream: boolean,
+  early?: EarlyPreflight,
 ): Promise<ToolsCallAnswer> {
   const params = request.params;
   const name = params?.name;
@@ -75,7 +82,8 @@ export async function callTool(
     throw new InvalidParamsError('Invalid params: task-augmented tool calls are not supported');
   }
 
-  const controller = new AbortController();
+  const started = early?.request === request ? early : undefined;
+  const controller = started?.controller ?? new AbortController();
   const untrack = rt.inFlight.add(session.sessionId, request.id, controller);
   const base = requestContext(scope, session, request.id, params, controller.signal);
   const guard = toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller);
@@ -104,7 +112,7 @@ export async function callTool(
     }
   }
 
-  const refused = await preflight(entry.options, rawArgs, base, guard);
+  const refused = await preflight(entry.options, rawArgs, base, guard, started?.outcome);
   if (refused !== undefined) {
     untrack();
     return { kind: 'json', body: answer(rt, request.id, refused) };

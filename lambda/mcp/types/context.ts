@@ -89,6 +89,14 @@ export interface StreamingToolOptions {
    * (e.g. the grant it looked up), so the checks need not run twice on a streamed call.
    */
   beforeStream?: (args: JsonObject, ctx: McpRequestContext) => Promise<unknown>;
+  /**
+   * `beforeStream` reads only the caller (`ctx.principal`), the arguments and request-local metadata
+   * (`ctx.meta`, `ctx.accepts`), never session state. A session-ful call that states its
+   * `MCP-Protocol-Version` may then start the hook while its session is still being read, so a lookup in
+   * the hook overlaps the session read instead of following it; the session is still checked first and its
+   * failure answers exactly as without this option. @default false
+   */
+  sessionIndependentPreflight?: boolean;
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
   /**

@@ -11,6 +11,7 @@ import { createFixtureSource, DEMO_SOURCE_OPTIONS } from '../../../lambda/source
 import type { FixtureSourceOptions } from '../../../lambda/sources/index.js';
 import type { DevAuth } from '../../../local/dev-auth.js';
 import { createDevAuth } from '../../../local/dev-auth.js';
+import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 export const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 export const ISSUER = 'https://issuer.example.test';
@@ -48,8 +49,8 @@ export interface Session {
   sessionId: string;
   /** The JSON-RPC `initialize` response that opened the session. */
   initialized: { result: { capabilities: Record<string, Record<string, unknown>> } };
-  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<Response>;
-  rpc(method: string, params?: Record<string, unknown>, id?: number | string): Promise<Response>;
+  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<HttpResponseLike>;
+  rpc(method: string, params?: Record<string, unknown>, id?: number | string): Promise<HttpResponseLike>;
 }
 
 /** A platform over the demo directory and fast demo sources, with a dev issuer's inline JWKS. */

@@ -14,7 +14,11 @@ describe('client against the real BOS platform', () => {
       url: ENDPOINT,
       protocol,
       token: harness.auth.tokens['dev-user'],
-      fetch: (input, init) => harness.platform.handle(new Request(input, init)),
+      // The client reads a web `Response`, as it would off the network; the platform answers an McpResponse.
+      fetch: async (input, init) => {
+        const answer = await harness.platform.handle(new Request(input, init));
+        return new Response(answer.body, { status: answer.status, headers: [...answer.headers] });
+      },
     });
   before(async () => {
     harness = await createHarness();

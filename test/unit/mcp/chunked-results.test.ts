@@ -11,6 +11,7 @@ import { StructuredText, structuredText } from '../../../lambda/bos/extension/in
 import type { JsonObject, McpServer, ToolResult } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, readJson, rpc } from './helpers.js';
 import { modernPost } from './stateless/helpers.js';
+import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 /** About 600 kB of text: larger than one chunk and than the replay bound (358,400 B). */
 const structured: JsonObject = {
@@ -43,15 +44,15 @@ function server(): McpServer {
   return s;
 }
 
-async function sessionCall(s: McpServer, session: string, name: string): Promise<Response> {
+async function sessionCall(s: McpServer, session: string, name: string): Promise<HttpResponseLike> {
   return s.handle(post(rpc('same-id', 'tools/call', { name, arguments: {} }), inSession(session)));
 }
 
-function statelessCall(s: McpServer, name: string): Promise<Response> {
+function statelessCall(s: McpServer, name: string): Promise<HttpResponseLike> {
   return s.handle(modernPost('same-id', 'tools/call', { name, arguments: {} }));
 }
 
-function headersOf(res: Response): [string, string][] {
+function headersOf(res: HttpResponseLike): [string, string][] {
   const headers: [string, string][] = [];
   res.headers.forEach((value, name) => {
     if (name !== 'mcp-session-id') headers.push([name, value]);
