@@ -1,6 +1,7 @@
 /**
  * Runs esbuild for one Lambda entry with {@link lambdaBuildOptions}, plus the one fix code splitting needs and
- * the imports of `http`/`process` without Node's ESM facade (`builtin-imports.ts`: the `http` facade loads undici).
+ * the imports of `http`/`process` without Node's ESM facade (`builtin-imports.ts`: the `http` facade loads undici)
+ * and middy's `instanceof`-only `stream/web` import without loading web streams (`instanceof-only-web-streams.ts`).
  *
  * esbuild puts the target of an `import()` in a chunk of its own. When that target is CommonJS (Ajv is), the
  * chunk exports only `default` (the `module.exports` object), so `const { Ajv } = await import('ajv')`
@@ -16,6 +17,7 @@ import { dirname, extname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Metafile, Plugin } from 'esbuild';
 import { facadeFreeBuiltins } from './builtin-imports.js';
+import { instanceofOnlyWebStreams } from './instanceof-only-web-streams.js';
 import { lambdaBuildOptions } from './bundling.js';
 import type { LambdaBuildTarget } from './bundling.js';
 
@@ -34,7 +36,7 @@ export async function buildLambda(target: LambdaBuildTarget): Promise<Metafile> 
     ({ metafile } = await build({
       ...lambdaBuildOptions(target),
       metafile: true,
-      plugins: [commonJsDynamicImports(), facadeFreeBuiltins()],
+      plugins: [commonJsDynamicImports(), facadeFreeBuiltins(), instanceofOnlyWebStreams()],
     }));
   } catch (error) {
     throw new LambdaBundlingError(`cannot bundle ${target.entry}`, { cause: error });
