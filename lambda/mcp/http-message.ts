@@ -344,6 +344,12 @@ async function readAll(stream: ReadableStream<Uint8Array>): Promise<Uint8Array> 
     chunks.push(value);
     total += value.byteLength;
   }
+  return concatBytes(chunks, total);
+}
+
+/** `chunks` as one array of `total` bytes (a single chunk is returned as it is). */
+export function concatBytes(chunks: readonly Uint8Array[], total: number): Uint8Array {
+  if (chunks.length === 1 && chunks[0]?.byteLength === total) return chunks[0];
   const out = new Uint8Array(total);
   let offset = 0;
   for (const chunk of chunks) {

@@ -4,7 +4,7 @@
  * rejection `McpResponse`, or undefined to continue.
  */
 import { JsonRpcCode, McpError } from './errors.js';
-import { BufferedRequest } from './http-message.js';
+import { BufferedRequest, concatBytes } from './http-message.js';
 import type { HeaderReader, HttpRequestLike, McpResponse } from './http-message.js';
 import type { Responder } from './http-responses.js';
 import { acceptsMediaType, memoize, parseAccept, parseMediaType } from './media-type.js';
@@ -131,7 +131,7 @@ export async function readBody(
     }
     chunks.push(value);
   }
-  return decodeBody(chunks.length === 1 ? (chunks[0] ?? new Uint8Array()) : concat(chunks, total));
+  return decodeBody(concatBytes(chunks, total));
 }
 
 function decodeBody(bytes: Uint8Array): BodyResult {
@@ -141,14 +141,4 @@ function decodeBody(bytes: Uint8Array): BodyResult {
     // Invalid UTF-8 cannot be JSON; report it exactly like unparseable JSON.
     return { ok: true, text: '\uFFFD' };
   }
-}
-
-function concat(chunks: readonly Uint8Array[], total: number): Uint8Array {
-  const out = new Uint8Array(total);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }
