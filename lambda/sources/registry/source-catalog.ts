@@ -29,6 +29,14 @@ export interface SourceCatalogOptions {
    */
   ttlMs?: number;
   /**
+   * Age after which a `refresh` that finds the definitions still fresh starts a reload in the background
+   * instead of leaving it to the first call past the TTL, so steady traffic never waits for the store: the
+   * call goes on with the current adapters, and the reload swaps in its adapters when it lands. Set it to
+   * `ttlMs` to reload only on a call that finds the definitions expired.
+   * @default ttlMs / 2
+   */
+  refreshAfterMs?: number;
+  /**
    * After a failed load, how long the previous adapters are kept before trying again (a store outage
    * must not add a read to every call). Until a first load succeeds, every `refresh` tries.
    * @default 1000
@@ -43,8 +51,9 @@ export interface SourceCatalog {
   /** Source id → adapter; the same Map object throughout, its entries replaced by each load. */
   readonly sources: ReadonlyMap<string, SourceAdapter>;
   /**
-   * Reloads the definitions when they are older than the TTL; otherwise resolves at once. Concurrent
-   * callers share one load. Never rejects: a failed load is reported to `onLoadError`.
+   * Reloads the definitions when they are older than the TTL; otherwise resolves at once, after starting
+   * a background reload when they are older than `refreshAfterMs`. Concurrent callers share one load.
+   * Never rejects: a failed load is reported to `onLoadError`.
    */
   refresh(): Promise<void>;
 }
@@ -52,6 +61,7 @@ export interface SourceCatalog {
 /** Creates an empty catalog; the first `refresh` loads it. */
 export function createSourceCatalog(options: SourceCatalogOptions): SourceCatalog {
   const ttl = options.ttlMs ?? 30_000;
+  const refreshAfter = options.refreshAfterMs ?? ttl / 2;
   const retry = options.retryMs ?? 1_000;
   const clock = options.clock ?? Date.now;
   const sources = new Map<string, SourceAdapter>();
@@ -60,7 +70,12 @@ export function createSourceCatalog(options: SourceCatalogOptions): SourceCatalo
   const built = new Map<string, { fingerprint: string; adapter: SourceAdapter }>();
   let loaded = false;
   let nextLoadAt = 0;
-  let inFlight: Promise<void> | undefined;
+  /** When a still-fresh catalog is next reloaded in the background. */
+  let refreshAt = 0;
+  /** When the load whose adapters are in service started (a late, older load must not replace them). */
+  let servedFrom = -Infinity;
+  let inFlight:
+    { readonly done: Promise<void>; readonly startedAt: number; readonly background: boolean } | undefined;
 
   const adapterFor = (entry: SourceSpec | UnreadableSource): SourceAdapter => {
     const fingerprint = fingerprintOf(entry);
@@ -80,30 +95,62 @@ export function createSourceCatalog(options: SourceCatalogOptions): SourceCatalo
     return adapter;
   };
 
-  const load = async (): Promise<void> => {
+  // Freshness counts from the moment a load started: definitions read by it are at least that new.
+  const load = async (startedAt: number): Promise<void> => {
     try {
       const specs = await options.load();
+      if (startedAt <= servedFrom) return;
       const next = new Map(specs.map((spec) => [spec.source_id, adapterFor(spec)]));
       // Swapped in one synchronous step, so a call never sees half of a load.
       sources.clear();
       for (const [id, adapter] of next) sources.set(id, adapter);
       for (const id of built.keys()) if (!next.has(id)) built.delete(id);
       loaded = true;
-      nextLoadAt = clock() + ttl;
+      servedFrom = startedAt;
+      nextLoadAt = startedAt + ttl;
+      refreshAt = startedAt + refreshAfter;
     } catch (error) {
       options.onLoadError?.(error);
-      if (loaded) nextLoadAt = clock() + retry;
+      const now = clock();
+      // The adapters in service stay until their own TTL; past it, the next try waits retryMs.
+      refreshAt = now + retry;
+      if (loaded && nextLoadAt <= now) nextLoadAt = now + retry;
     }
+  };
+
+  const start = (background: boolean): Promise<void> => {
+    // A background reload waits one turn of the event loop (`setImmediate`), so the call that asked goes
+    // on first: the reads it has already started (its grant, beside which `refresh` is called) go out
+    // before this load's request work.
+    const ready = background ? new Promise<void>((resolve) => setImmediate(resolve)) : Promise.resolve();
+    const startedAt = clock();
+    const entry = {
+      startedAt,
+      background,
+      done: ready
+        .then(() => load(startedAt))
+        .finally(() => {
+          if (inFlight === entry) inFlight = undefined;
+        }),
+    };
+    inFlight = entry;
+    return entry.done;
   };
 
   return {
     sources,
     refresh() {
-      if (loaded && clock() < nextLoadAt) return Promise.resolve();
-      inFlight ??= load().finally(() => {
-        inFlight = undefined;
-      });
-      return inFlight;
+      const now = clock();
+      if (loaded && now < nextLoadAt) {
+        if (now >= refreshAt && inFlight === undefined) void start(true);
+        return Promise.resolve();
+      }
+      // A background reload still in flight long after it started may have been frozen with its
+      // execution environment between invocations (Lambda suspends work left after a response): a call
+      // that needs the definitions now does not wait on it, and starts its own load instead.
+      if (inFlight !== undefined && !(inFlight.background && now - inFlight.startedAt >= retry))
+        return inFlight.done;
+      return start(false);
     },
   };
 }
