@@ -86,6 +86,19 @@ describe('SSE frame encoding', () => {
     assert.deepEqual(encodeFrame(`: ${data}\n\n`), reference(`: ${data}\n\n`));
   });
 
+  it('keeps the bytes of every frame handed out while later frames are encoded', () => {
+    // Event frames share slabs: encode enough frames (small, large, one above the slab size) to fill several,
+    // keeping each, then check every one of them afterwards.
+    const kept: [Uint8Array, string][] = [];
+    for (let i = 0; i < 300; i++) {
+      const size = i % 50 === 7 ? 400_000 : (i * 7919) % 30_000;
+      const json = JSON.stringify({ i, text: `${i % 3 === 0 ? 'é😀' : 'a'}${'x'.repeat(size)}` });
+      const bytes = i % 2 === 0 ? encodeJsonEventFrame(json, undefined, 'message') : encodeEventFrame(json);
+      kept.push([bytes, i % 2 === 0 ? eventFrame(json, undefined, 'message') : eventFrame(json)]);
+    }
+    for (const [bytes, frame] of kept) assert.deepEqual(bytes, reference(frame));
+  });
+
   it('still refuses an id or event that would end its line early', () => {
     assert.throws(() => encodeEventFrame('{}', '1\nevent: forged'), /must not contain CR or LF/);
     assert.throws(() => encodeEventFrame('{}', undefined, 'message\r'), /must not contain CR or LF/);
