@@ -17,10 +17,9 @@
  * dependency update that uses it differently fails the build instead of breaking at run time. Any other
  * importer of `stream/web` gets the real module.
  */
-import { readFileSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
 
-const NAMESPACE = 'instanceof-only-web-streams';
+import { builtinStandInPlugin } from './builtin-stand-in.js';
 
 /** Importers (path suffixes) whose `ReadableStream` from `stream/web` is used only with `instanceof`. */
 export const INSTANCEOF_ONLY_IMPORTERS: readonly string[] = ['/node_modules/@middy/core/index.js'];
@@ -62,20 +61,11 @@ export function assertInstanceofOnly(source: string, importer: string): void {
 
 /** The plugin (see the module comment). */
 export function instanceofOnlyWebStreams(): Plugin {
-  return {
+  return builtinStandInPlugin({
     name: 'instanceof-only-web-streams',
-    setup(build) {
-      build.onResolve({ filter: /^(?:node:)?stream\/web$/ }, (args) => {
-        const importer = args.importer.replaceAll('\\', '/');
-        if (args.kind !== 'import-statement') return undefined;
-        if (!INSTANCEOF_ONLY_IMPORTERS.some((suffix) => importer.endsWith(suffix))) return undefined;
-        assertInstanceofOnly(readFileSync(args.importer, 'utf8'), importer);
-        return { path: 'stream/web', namespace: NAMESPACE };
-      });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, () => ({
-        contents: INSTANCEOF_ONLY_SOURCE,
-        loader: 'js',
-      }));
-    },
-  };
+    filter: /^(?:node:)?stream\/web$/,
+    importers: INSTANCEOF_ONLY_IMPORTERS,
+    check: assertInstanceofOnly,
+    source: INSTANCEOF_ONLY_SOURCE,
+  });
 }

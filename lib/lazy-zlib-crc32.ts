@@ -15,10 +15,9 @@
  * as a namespace and read nothing from it but `crc32`, so a dependency update that uses more of `zlib` fails
  * the build instead of breaking at run time. Any other importer of `zlib` gets the real module.
  */
-import { readFileSync } from 'node:fs';
 import type { Plugin } from 'esbuild';
 
-const NAMESPACE = 'lazy-zlib-crc32';
+import { builtinStandInPlugin } from './builtin-stand-in.js';
 
 /** Importers (path suffixes) that read nothing of `zlib` but `crc32`. */
 export const CRC32_ONLY_IMPORTERS: readonly string[] = [
@@ -72,20 +71,11 @@ function usesOf(name: string, suffix = ''): RegExp {
 
 /** The plugin (see the module comment). */
 export function lazyZlibCrc32(): Plugin {
-  return {
+  return builtinStandInPlugin({
     name: 'lazy-zlib-crc32',
-    setup(build) {
-      build.onResolve({ filter: /^(?:node:)?zlib$/ }, (args) => {
-        const importer = args.importer.replaceAll('\\', '/');
-        if (args.kind !== 'import-statement') return undefined;
-        if (!CRC32_ONLY_IMPORTERS.some((suffix) => importer.endsWith(suffix))) return undefined;
-        assertCrc32Only(readFileSync(args.importer, 'utf8'), importer);
-        return { path: 'zlib', namespace: NAMESPACE };
-      });
-      build.onLoad({ filter: /.*/, namespace: NAMESPACE }, () => ({
-        contents: CRC32_ONLY_SOURCE,
-        loader: 'js',
-      }));
-    },
-  };
+    filter: /^(?:node:)?zlib$/,
+    importers: CRC32_ONLY_IMPORTERS,
+    check: assertCrc32Only,
+    source: CRC32_ONLY_SOURCE,
+  });
 }
