@@ -22,6 +22,14 @@ export interface BuiltinStandIn {
   readonly source: string;
 }
 
+/**
+ * `source` with every one-line string literal's contents blanked (`""`), so a name inside a string (an error
+ * message) does not count as a use of a binding. Comments are not stripped, which can only make a check stricter.
+ */
+export function withoutStringLiterals(source: string): string {
+  return source.replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+}
+
 /** The esbuild plugin for `standIn` (see the module comment). */
 export function builtinStandInPlugin(standIn: BuiltinStandIn): Plugin {
   return {

@@ -19,7 +19,7 @@
  */
 import type { Plugin } from 'esbuild';
 
-import { builtinStandInPlugin } from './builtin-stand-in.js';
+import { builtinStandInPlugin, withoutStringLiterals } from './builtin-stand-in.js';
 
 /** Importers (path suffixes) whose `ReadableStream` from `stream/web` is used only with `instanceof`. */
 export const INSTANCEOF_ONLY_IMPORTERS: readonly string[] = ['/node_modules/@middy/core/index.js'];
@@ -45,11 +45,9 @@ export class WebStreamsStandInError extends Error {
 export function assertInstanceofOnly(source: string, importer: string): void {
   const imports = [...source.matchAll(/import\s*\{([^}]*)\}\s*from\s*["'](?:node:)?stream\/web["']/g)];
   const names = imports.flatMap((match) => (match[1] ?? '').split(',').map((name) => name.trim()));
-  // The name inside a string (an error message) is no use of the binding; comments are not stripped, which
-  // can only make the check stricter.
-  const code = source
-    .replace(/import\s*\{[^}]*\}\s*from\s*["'](?:node:)?stream\/web["'];?/g, '')
-    .replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+  const code = withoutStringLiterals(
+    source.replace(/import\s*\{[^}]*\}\s*from\s*["'](?:node:)?stream\/web["'];?/g, ''),
+  );
   const uses = [...code.matchAll(/\bReadableStream\b/g)].length;
   const instanceofUses = [...code.matchAll(/\binstanceof\s+ReadableStream\b/g)].length;
   if (imports.length !== 1 || names.join(',') !== 'ReadableStream' || uses !== instanceofUses) {

@@ -17,7 +17,7 @@
  */
 import type { Plugin } from 'esbuild';
 
-import { builtinStandInPlugin } from './builtin-stand-in.js';
+import { builtinStandInPlugin, withoutStringLiterals } from './builtin-stand-in.js';
 
 /** Importers (path suffixes) that read nothing of `zlib` but `crc32`. */
 export const CRC32_ONLY_IMPORTERS: readonly string[] = [
@@ -51,9 +51,7 @@ export function assertCrc32Only(source: string, importer: string): void {
   const fromZlib = /import\s*([^;]*?)\s*from\s*["'](?:node:)?zlib["'];?/g;
   const imports = [...source.matchAll(fromZlib)];
   const namespace = /^\*\s*as\s+([A-Za-z_$][\w$]*)$/.exec(imports[0]?.[1] ?? '')?.[1];
-  // A name inside a string is no use of the binding; comments are not stripped, which can only make the
-  // check stricter.
-  const code = source.replace(fromZlib, '').replace(/"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'/g, '""');
+  const code = withoutStringLiterals(source.replace(fromZlib, ''));
   const uses = namespace === undefined ? 0 : [...code.matchAll(usesOf(namespace))].length;
   const crc32Uses = namespace === undefined ? 0 : [...code.matchAll(usesOf(namespace, '\\.crc32\\b'))].length;
   if (imports.length !== 1 || namespace === undefined || uses !== crc32Uses) {
