@@ -96,9 +96,10 @@ class PythonStyleSink implements JsonSink {
     if (char === ',' || char === ':') out.buffer[out.length++] = SPACE;
   }
 
-  /** A lazy value inside the structured content writes its JSON text through this sink. */
+  /** A lazy value inside the structured content is written from its plain value. */
   lazy(value: LazyJson): Iterable<void> {
-    return value.writeTo(this);
+    this.json(JSON.stringify(value.value()));
+    return [];
   }
 
   json(text: string): void {
