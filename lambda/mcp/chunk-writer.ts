@@ -56,6 +56,29 @@ export class ChunkWriter implements JsonSink {
     }
   }
 
+  /**
+   * Appends UTF-8 bytes (whole characters), completing chunks as they fill; a chunk still never ends inside a
+   * character.
+   */
+  bytes(source: Uint8Array): void {
+    let rest = source;
+    for (;;) {
+      const room = this.buffer.length - this.length;
+      if (rest.length <= room) {
+        this.buffer.set(rest, this.length);
+        this.length += rest.length;
+        return;
+      }
+      // Cut before the lead byte of a character that would not fit whole (continuation bytes are 10xxxxxx).
+      let cut = room;
+      while (cut > 0 && (rest[cut]! & 0xc0) === 0x80) cut--;
+      this.buffer.set(rest.subarray(0, cut), this.length);
+      this.length += cut;
+      this.#complete();
+      rest = rest.subarray(cut);
+    }
+  }
+
   /** `JsonSink`: JSON text goes out as UTF-8. */
   json(text: string): void {
     this.text(text);

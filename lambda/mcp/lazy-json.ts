@@ -58,6 +58,16 @@ export abstract class LazyJson<T extends JsonValue = JsonValue> implements Lazy<
   abstract write(out: ChunkWriter): Generator<void, void, undefined>;
 
   /**
+   * Writes the same JSON text to another kind of sink, as `json`/`punct` calls (the BOS text block's sink, which
+   * re-encodes the text, meets lazy values inside what it walks). By default one `JSON.stringify` of the value; a
+   * large value writes its parts, yielding whenever `sink.pending`.
+   */
+  writeTo(sink: JsonSink): Iterable<void> {
+    sink.json(JSON.stringify(this.value()));
+    return [];
+  }
+
+  /**
    * `JSON.stringify` support. While the chunked encoder probes a subtree with `JSON.stringify` it must learn that
    * a lazy value sits inside (so it walks that subtree instead): then this throws a private marker rather than
    * building the value.

@@ -96,10 +96,9 @@ class PythonStyleSink implements JsonSink {
     if (char === ',' || char === ':') out.buffer[out.length++] = SPACE;
   }
 
-  /** A lazy value inside the structured content is written from its plain value. */
+  /** A lazy value inside the structured content writes its JSON text through this sink. */
   lazy(value: LazyJson): Iterable<void> {
-    this.json(JSON.stringify(value.value()));
-    return [];
+    return value.writeTo(this);
   }
 
   json(text: string): void {

@@ -2,6 +2,7 @@ import type { FederationResult } from '../../federation/index.js';
 import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 import { contextObject } from '../extension/source-result-notifier.js';
+import { RecordArray } from '../extension/record-array.js';
 import { StructuredText, structuredText } from '../extension/text-content.js';
 
 /** The identity envelope version `bos_execute` wraps results in (contract §5). */
@@ -48,9 +49,17 @@ export function plainResult(structured: JsonObject, ctx: McpRequestContext): Too
   return toolResult(structured, false, ctx, 0);
 }
 
+/**
+ * The operation result. A large one's records are a `RecordArray`, serialised once for the text block and
+ * `structuredContent` alike; the JSON is the same either way.
+ */
 function operationResult(result: FederationResult): JsonObject {
+  const { records, metadata } = result;
   // The engine's objects are already plain JSON in wire key order; the cast only widens readonly types.
-  return { result: result.records, metadata: result.metadata } as unknown as JsonObject;
+  return {
+    result: records.length >= LAZY_TEXT_MIN_RECORDS ? new RecordArray(records) : records,
+    metadata,
+  } as unknown as JsonObject;
 }
 
 function isPartial(result: FederationResult): boolean {
