@@ -6,15 +6,25 @@
  * memory as external and schedules more garbage collection as it grows, and the operating system faults fresh
  * pages in. A warm Lambda process serves one invocation after another, so buffers returned here after the
  * replay serve the next capture: external memory stops growing after the first large result, and the pages
- * stay mapped. At most {@link POOL_BYTES} of free buffers are kept.
+ * stay mapped. At most {@link poolBytesFor} bytes of free buffers are kept.
  */
 import type { ChunkWriter } from '../../mcp/index.js';
 
 /** The size of each capture buffer. */
 export const CAPTURE_CHUNK_BYTES = 65_536;
 
-/** Most bytes of free buffers the process keeps for later captures. */
-export const POOL_BYTES = 128 * 1024 * 1024;
+const MIB = 1024 * 1024;
+
+/**
+ * Most bytes of free buffers the process keeps for later captures: 128 MiB, or an eighth of the function's memory
+ * when that is less (`AWS_LAMBDA_FUNCTION_MEMORY_SIZE`, in MB, which Lambda and the local stack set).
+ */
+export function poolBytesFor(memorySizeMb: string | undefined): number {
+  const mb = Number(memorySizeMb);
+  return Number.isFinite(mb) && mb > 0 ? Math.min(128 * MIB, Math.floor((mb * MIB) / 8)) : 128 * MIB;
+}
+
+const POOL_BYTES = poolBytesFor(process.env['AWS_LAMBDA_FUNCTION_MEMORY_SIZE']);
 
 /** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
 const MAX_BYTES_PER_UNIT = 3;

@@ -10,6 +10,7 @@ import fc from 'fast-check';
 import {
   CAPTURE_CHUNK_BYTES,
   CapturedBytes,
+  poolBytesFor,
   pooledCaptureBuffers,
 } from '../../../lambda/bos/extension/captured-bytes.js';
 import { RecordArray } from '../../../lambda/bos/extension/record-array.js';
@@ -167,6 +168,18 @@ describe('CapturedBytes', () => {
     second.release();
     second.release();
     assert.equal(pooledCaptureBuffers(), pooled);
+  });
+});
+
+describe('capture pool size', () => {
+  it('keeps 128 MiB, or an eighth of the function memory when that is less', () => {
+    const mib = 1024 * 1024;
+    assert.equal(poolBytesFor('1024'), 128 * mib);
+    assert.equal(poolBytesFor('10240'), 128 * mib);
+    assert.equal(poolBytesFor('512'), 64 * mib);
+    assert.equal(poolBytesFor('128'), 16 * mib);
+    assert.equal(poolBytesFor(undefined), 128 * mib);
+    assert.equal(poolBytesFor('not a number'), 128 * mib);
   });
 });
 
