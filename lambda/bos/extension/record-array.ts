@@ -14,6 +14,9 @@ import { CapturedBytes } from './captured-bytes.js';
 export class RecordArray extends LazyJson<JsonValue[]> {
   readonly #records: readonly unknown[];
   #captured: CapturedBytes | undefined;
+  /** The sum `touch` returns: only written, so that the compiler keeps its loads. */
+  // eslint-disable-next-line no-unused-private-class-members -- see above
+  #touched = 0;
 
   constructor(records: readonly unknown[]) {
     super();
@@ -57,6 +60,7 @@ export class RecordArray extends LazyJson<JsonValue[]> {
     sink.punct('[');
     capture?.append('[');
     for (let i = 0; i < records.length; i++) {
+      if (i + TOUCH_AHEAD < records.length) this.#touched += touch(records[i + TOUCH_AHEAD]);
       if (i > 0) {
         sink.punct(',');
         capture?.append(',');
@@ -69,4 +73,41 @@ export class RecordArray extends LazyJson<JsonValue[]> {
     sink.punct(']');
     capture?.append(']');
   }
+}
+
+/**
+ * How many records ahead `touch` reads. Measured on the benchmark's final result (147,500 records, the final frame
+ * alone, alternated in one process): 4, 8 and 16 each cut its CPU by 12–15 %, 32 by less.
+ */
+const TOUCH_AHEAD = 8;
+
+/**
+ * Reads what `JSON.stringify` will read of a record (its strings, its provenance entries, its attribute values),
+ * some records before it is serialised. The final result's records were built long before and lie all over the
+ * heap, in result order; `JSON.stringify` walks a record one field at a time, waiting on each cache miss in turn,
+ * while these plain loads of independent fields let the processor wait on several misses at once. The sum is only
+ * kept so that the loads are not optimised away.
+ */
+function touch(value: unknown): number {
+  if (typeof value !== 'object' || value === null) return 0;
+  // Read as a record, but any value may come here: each step checks what it finds.
+  const record = value as Record<string, unknown>;
+  let n = length(record.record_ref) + length(record.display_name) + length(record.email);
+  n += length(record.phone) + length(record.lifecycle);
+  const sources = record.sources;
+  if (Array.isArray(sources))
+    for (let i = 0; i < sources.length; i++) {
+      const entry: unknown = sources[i];
+      if (typeof entry !== 'object' || entry === null) continue;
+      const { external_id, observed_at, version } = entry as Record<string, unknown>;
+      n += length(external_id) + length(observed_at) + length(version);
+    }
+  const attributes = record.attributes;
+  if (typeof attributes === 'object' && attributes !== null)
+    for (const key in attributes) n += length((attributes as Record<string, unknown>)[key]);
+  return n;
+}
+
+function length(value: unknown): number {
+  return typeof value === 'string' ? value.length : 0;
 }
