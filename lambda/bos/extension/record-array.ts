@@ -24,6 +24,10 @@ export class RecordArray extends LazyJson<JsonValue[]> {
   }
 
   value(): JsonValue[] {
+    // Asked for the plain value (`JSON.stringify` of a batch), the records are serialised without a replay: a
+    // capture the text block's `toJSON` just made is not needed, and its buffers go back to the pool.
+    this.#captured?.release();
+    this.#captured = undefined;
     // The engine's records are plain JSON in wire key order; the cast only widens readonly types.
     return this.#records as JsonValue[];
   }

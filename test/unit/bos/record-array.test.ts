@@ -112,6 +112,20 @@ describe('RecordArray (final result records serialised once)', () => {
     assert.equal((parsed.result.structuredContent as { result: unknown[] }).result.length, 500);
   });
 
+  it('returns the capture to the pool when the result is written with JSON.stringify (batches)', () => {
+    const records = Array.from({ length: 3_000 }, (_, i) => ({ record_ref: `r${i}`, name: 'x'.repeat(40) }));
+    const result = directResult(federation(records), ctx);
+    // Buffers in the pool first, so that the capture takes them from it (3,000 records need 3).
+    const warm = new CapturedBytes();
+    warm.append('x'.repeat(CAPTURE_CHUNK_BYTES * 4));
+    warm.release();
+    const before = pooledCaptureBuffers();
+    // The text block's toJSON walks the records through a capture; structuredContent's toJSON gives it back.
+    const text = JSON.stringify({ jsonrpc: '2.0', id: 7, result });
+    assert.equal(text, expectedMessage(records));
+    assert.equal(pooledCaptureBuffers(), before);
+  });
+
   it('serialises again, whole, when the text pass was cut short (no partial capture is replayed)', () => {
     const records = Array.from({ length: 2_000 }, (_, i) => ({
       record_ref: `r${i}`,
