@@ -24,13 +24,18 @@ export class ChunkWriter implements JsonSink {
   length = 0;
   /** Size of every chunk but the last. */
   readonly chunkBytes: number;
+  readonly #newChunk: (bytes: number) => Buffer;
   #done: Uint8Array[] = [];
 
-  /** @param chunkBytes chunk size, at least 64. @default CHUNK_BYTES */
-  constructor(chunkBytes = CHUNK_BYTES) {
+  /**
+   * @param chunkBytes chunk size, at least 64. @default CHUNK_BYTES
+   * @param chunkSource where each chunk's buffer of `chunkBytes` comes from (a pool, say). @default fresh memory
+   */
+  constructor(chunkBytes = CHUNK_BYTES, chunkSource: (bytes: number) => Buffer = newChunk) {
     if (!Number.isInteger(chunkBytes) || chunkBytes < 64) throw new RangeError('chunkBytes must be ≥ 64');
     this.chunkBytes = chunkBytes;
-    this.buffer = newChunk(chunkBytes);
+    this.#newChunk = chunkSource;
+    this.buffer = chunkSource(chunkBytes);
   }
 
   /** True while completed chunks wait to be taken. */
@@ -121,7 +126,7 @@ export class ChunkWriter implements JsonSink {
 
   #complete(): void {
     if (this.length > 0) this.#done.push(this.buffer.subarray(0, this.length));
-    this.buffer = newChunk(this.chunkBytes);
+    this.buffer = this.#newChunk(this.chunkBytes);
     this.length = 0;
   }
 }

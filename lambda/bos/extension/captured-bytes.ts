@@ -8,7 +8,7 @@
  * replay serve the next capture: external memory stops growing after the first large result, and the pages
  * stay mapped. At most {@link poolBytesFor} bytes of free buffers are kept.
  */
-import type { ChunkWriter } from '../../mcp/index.js';
+import { ChunkWriter } from '../../mcp/index.js';
 
 /** The size of each capture buffer. */
 export const CAPTURE_CHUNK_BYTES = 65_536;
@@ -26,18 +26,16 @@ export function poolBytesFor(memorySizeMb: string | undefined): number {
 
 const POOL_BYTES = poolBytesFor(process.env['AWS_LAMBDA_FUNCTION_MEMORY_SIZE']);
 
-/** UTF-8 needs at most 3 bytes per UTF-16 code unit. */
-const MAX_BYTES_PER_UNIT = 3;
-
-const encoder = new TextEncoder();
 const free: Buffer[] = [];
 
 function take(): Buffer {
   return free.pop() ?? Buffer.allocUnsafeSlow(CAPTURE_CHUNK_BYTES);
 }
 
-function give(buffer: Buffer): void {
-  if ((free.length + 1) * CAPTURE_CHUNK_BYTES <= POOL_BYTES) free.push(buffer);
+/** Returns the pooled buffer that `bytes` views from its start. */
+function give(bytes: Uint8Array): void {
+  if ((free.length + 1) * CAPTURE_CHUNK_BYTES <= POOL_BYTES)
+    free.push(Buffer.from(bytes.buffer, bytes.byteOffset, CAPTURE_CHUNK_BYTES));
 }
 
 /** Free buffers held for later captures (for tests and benchmarks). */
@@ -47,50 +45,37 @@ export function pooledCaptureBuffers(): number {
 
 /** Text appended as UTF-8, replayed once into a `ChunkWriter`; single use. */
 export class CapturedBytes {
-  readonly #full: Buffer[] = [];
-  #buffer: Buffer = take();
-  #length = 0;
+  /** Writes into pooled buffers; its completed chunks are views from the start of one. */
+  readonly #writer = new ChunkWriter(CAPTURE_CHUNK_BYTES, take);
   #released = false;
 
   /** Appends the UTF-8 bytes of `text`. */
   append(text: string): void {
     if (this.#released) throw new Error('capture already replayed or released');
-    if (text.length * MAX_BYTES_PER_UNIT <= this.#buffer.length - this.#length) {
-      this.#length += this.#buffer.write(text, this.#length, 'utf8');
-      return;
-    }
-    let rest = text;
-    for (;;) {
-      const { read, written } = encoder.encodeInto(rest, this.#buffer.subarray(this.#length));
-      this.#length += written;
-      if (read === rest.length) return;
-      this.#full.push(this.#buffer.subarray(0, this.#length));
-      this.#buffer = take();
-      this.#length = 0;
-      rest = rest.slice(read);
-    }
+    this.#writer.text(text);
   }
 
   /** Copies every captured byte into `out`, yielding whenever `out.pending`, and returns the buffers. */
   *replay(out: ChunkWriter): Generator<void, void, undefined> {
     if (this.#released) throw new Error('capture already replayed or released');
-    this.#full.push(this.#buffer.subarray(0, this.#length));
-    this.#released = true;
-    for (let i = 0; i < this.#full.length; i++) {
-      const bytes = this.#full[i]!;
+    const chunks = this.#chunks();
+    for (const bytes of chunks) {
       out.bytes(bytes);
-      give(Buffer.from(bytes.buffer, bytes.byteOffset, CAPTURE_CHUNK_BYTES));
+      give(bytes);
       if (out.pending) yield;
     }
-    this.#full.length = 0;
   }
 
   /** Returns the buffers without replaying (the capture is abandoned). */
   release(): void {
     if (this.#released) return;
+    for (const bytes of this.#chunks()) give(bytes);
+  }
+
+  /** Every captured chunk, the one being filled last; the capture is over. */
+  #chunks(): Uint8Array[] {
     this.#released = true;
-    for (const bytes of this.#full) give(Buffer.from(bytes.buffer, bytes.byteOffset, CAPTURE_CHUNK_BYTES));
-    give(this.#buffer);
-    this.#full.length = 0;
+    const writer = this.#writer;
+    return [...writer.take(), writer.buffer.subarray(0, writer.length)];
   }
 }
