@@ -89,6 +89,11 @@ export class ChunkWriter implements JsonSink {
     this.text(text);
   }
 
+  /** `JsonSink`: JSON text already in UTF-8 goes out as it is. */
+  jsonBytes(source: Uint8Array, start: number, end: number): void {
+    this.bytes(source.subarray(start, end));
+  }
+
   /** `JsonSink`: one ASCII punctuation character. */
   punct(char: string): void {
     this.reserve(1);

@@ -14,6 +14,8 @@ import type { JsonValue } from './types.js';
 export interface JsonSink {
   /** A complete JSON text: a value, or a quoted property name. */
   json(text: string): void;
+  /** A complete JSON text given as its UTF-8 bytes, `source[start..end)` (the same text `json` would take). */
+  jsonBytes(source: Uint8Array, start: number, end: number): void;
   /** One of `[ ] { } , :`. */
   punct(char: string): void;
   /** True while completed chunks wait: the walker then yields so they can be taken. */

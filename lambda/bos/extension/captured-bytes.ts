@@ -9,6 +9,7 @@
  * stay mapped. At most {@link poolBytesFor} bytes of free buffers are kept.
  */
 import { ChunkWriter } from '../../mcp/index.js';
+import type { JsonSink } from '../../mcp/index.js';
 
 /** The size of each capture buffer. */
 export const CAPTURE_CHUNK_BYTES = 65_536;
@@ -53,6 +54,19 @@ export class CapturedBytes {
   append(text: string): void {
     if (this.#released) throw new Error('capture already replayed or released');
     this.#writer.text(text);
+  }
+
+  /**
+   * Appends the UTF-8 bytes of the JSON text `json` and writes the same text to `sink`: from the bytes just captured
+   * when they lie in one buffer (the text is encoded once for both), else as text.
+   */
+  appendJson(json: string, sink: JsonSink): void {
+    const writer = this.#writer;
+    const buffer = writer.buffer;
+    const start = writer.length;
+    this.append(json);
+    if (writer.buffer === buffer) sink.jsonBytes(buffer, start, writer.length);
+    else sink.json(json);
   }
 
   /** Copies every captured byte into `out`, yielding whenever `out.pending`, and returns the buffers. */

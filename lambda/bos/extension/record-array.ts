@@ -70,8 +70,8 @@ export class RecordArray extends LazyJson<JsonValue[]> {
         capture?.append(',');
       }
       const text = (JSON.stringify(records[i]) as string | undefined) ?? 'null';
-      sink.json(text);
-      capture?.append(text);
+      if (capture === undefined) sink.json(text);
+      else capture.appendJson(text, sink);
       if (sink.pending) yield;
     }
     sink.punct(']');

@@ -102,15 +102,20 @@ class PythonStyleSink implements JsonSink {
   }
 
   json(text: string): void {
-    this.#rewrite(encodeTransient(text));
+    const source = encodeTransient(text);
+    this.#rewrite(source, 0, source.length);
   }
 
-  #rewrite(source: Uint8Array): void {
+  jsonBytes(source: Uint8Array, start: number, end: number): void {
+    this.#rewrite(source, start, end);
+  }
+
+  #rewrite(source: Uint8Array, from: number, to: number): void {
     const out = this.#out;
     const escaped = this.#escaped;
     let inString = false;
-    for (let start = 0; start < source.length;) {
-      const end = Math.min(source.length, start + this.#window);
+    for (let start = from; start < to;) {
+      const end = Math.min(to, start + this.#window);
       out.reserve(MAX_EXPANSION * (end - start + WINDOW_OVERRUN));
       const buffer = out.buffer;
       let at = out.length;

@@ -126,6 +126,16 @@ describe('RecordArray (final result records serialised once)', () => {
     assert.equal(pooledCaptureBuffers(), before);
   });
 
+  it('writes records that cross the capture buffers byte for byte too (text rewritten from the text then)', () => {
+    // ~21 KiB per record: every third one crosses a 64 KiB capture buffer, so both ways of handing a record to the
+    // text block run (its captured bytes when they lie in one buffer, its text otherwise).
+    const long = (i: number) => `${'é😀"\\,: x'.repeat(1500)}${i}`;
+    const records = Array.from({ length: 9 }, (_, i) => ({ record_ref: `r${i}`, display_name: long(i) }));
+    const result = directResult(federation(records), ctx);
+    const message = { jsonrpc: '2.0', id: 7, result } as unknown as JsonObject;
+    assert.equal(bodyString(new ChunkedJson(message, 65_536), 65_536), expectedMessage(records));
+  });
+
   it('serialises again, whole, when the text pass was cut short (no partial capture is replayed)', () => {
     const records = Array.from({ length: 2_000 }, (_, i) => ({
       record_ref: `r${i}`,
@@ -167,6 +177,35 @@ describe('CapturedBytes', () => {
         assert.throws(() => capture.append('x'), /already replayed/);
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('hands a JSON text to the sink as the bytes it captured when they lie in one buffer, else as text', () => {
+    const calls: string[] = [];
+    const decoder = new TextDecoder('utf-8', { fatal: true });
+    const sink = {
+      json: (text: string) => calls.push(`text ${text}`),
+      jsonBytes: (source: Uint8Array, start: number, end: number) =>
+        calls.push(`bytes ${decoder.decode(source.subarray(start, end))}`),
+      punct: () => undefined,
+      pending: false,
+      lazy: () => [],
+    };
+    const capture = new CapturedBytes();
+    const fits = JSON.stringify('é😀 fits');
+    capture.appendJson(fits, sink);
+    capture.append('x'.repeat(CAPTURE_CHUNK_BYTES - 100 - Buffer.byteLength(fits)));
+    const crosses = JSON.stringify('y'.repeat(200));
+    capture.appendJson(crosses, sink);
+    assert.deepEqual(calls, [`bytes ${fits}`, `text ${crosses}`]);
+    const out = new ChunkWriter();
+    const chunks: Uint8Array[] = [];
+    for (const _ of capture.replay(out)) chunks.push(...out.take());
+    out.end();
+    chunks.push(...out.take());
+    assert.equal(
+      Buffer.concat(chunks).toString('utf8'),
+      `${fits}${'x'.repeat(CAPTURE_CHUNK_BYTES - 100 - Buffer.byteLength(fits))}${crosses}`,
     );
   });
 
