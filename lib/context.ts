@@ -38,6 +38,7 @@ function integer(read: ContextReader, key: string): number | undefined {
   return parsed;
 }
 
+/** Like {@link integer}, but 0 is allowed too. */
 function wholeNumber(read: ContextReader, key: string): number | undefined {
   const value = read(key);
   if (value === 0 || value === '0') return 0;
@@ -92,8 +93,8 @@ function requireHttps(key: string, value: string): string {
 /**
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
- * authJwksUrl, memorySize, heapGrowingPercent, timeoutSeconds, logRetentionDays, throttleRateLimit, throttleBurstLimit,
- * tracing, alarmTopicArn, webAclArn, apiGatewayCloudWatchRole. See docs/deploy.md.
+ * authJwksUrl, memorySize, heapGrowingPercent, timeoutSeconds, logRetentionDays, throttleRateLimit,
+ * throttleBurstLimit, tracing, alarmTopicArn, webAclArn, apiGatewayCloudWatchRole. See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
   const stage = text(read, 'stage') ?? 'dev';

@@ -31,7 +31,10 @@ export const DEFAULT_TTL_MINUTES: TtlMinutes = { session: 60, stream: 60, task: 
 /** DESIGN §6 default of `BOS_DEADLINE_RESERVE_MS`. */
 export const DEFAULT_DEADLINE_RESERVE_MS = 1000;
 
-/** DESIGN §6 default of `BOS_HEAP_GROWING_PERCENT` (the function's `lambda/aws/heap.ts` has the same). */
+/**
+ * Default of `BOS_HEAP_GROWING_PERCENT`, the function's V8 heap growing factor (docs/deploy.md "Memory"); the
+ * function's own default in `lambda/aws/heap.ts` is the same figure (`test/cdk/platform-stack.test.ts`).
+ */
 export const DEFAULT_HEAP_GROWING_PERCENT = 200;
 
 /** The function's memory size in MB unless configured (`memorySize`); the local stack uses it too. */

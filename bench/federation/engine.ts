@@ -250,8 +250,8 @@ function calibrate(): number {
 /**
  * Invocations of (b) in this process: the first is cold (a fresh execution environment: every hot function is
  * compiled inside it), the rest warm, as the many invocations a Lambda execution environment serves after its
- * first. `BENCH_ROUNDS` sets the count (at least 2; 7 by default, so that the full collections a warm environment
- * makes every few invocations are among the warm ones).
+ * first. `BENCH_ROUNDS` sets the count (at least 2; 7 by default, so that the full collections a warm
+ * environment makes every invocation or two are among the warm ones).
  */
 const rounds = Math.max(2, Number(process.env['BENCH_ROUNDS'] ?? 7) || 7);
 

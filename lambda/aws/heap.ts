@@ -6,10 +6,10 @@
  * (`--max-old-space-size=922`), V8 picks a small multiple (at most ~1.9), so a federated read that keeps its
  * records for the whole invocation (~100–150 MB for 200,000 records) starts one or two full collections in
  * every invocation, each marking every live record on the helper threads. `--heap-growing-percent=200` sets
- * the multiple to 3: a warm environment then collects about once per such read instead of twice. V8 reads this
- * number whenever it recomputes its limit, so it can be set after the process started (switching the collector's
- * threads off that way crashed V8, so nothing else is set). The price is resident memory: the heap holds more
- * garbage between collections (measured in docs/federation.md, "Fifth pass").
+ * the multiple to 3: a warm environment then collects about once per such read instead of twice. V8 reads
+ * this number whenever it recomputes its limit, so it can be set after the process started (switching the
+ * collector's threads off that way crashed V8, so nothing else is set). The price is resident memory: the heap
+ * holds more garbage between collections (measured in docs/federation.md, "Fifth pass").
  */
 import { setFlagsFromString } from 'node:v8';
 
