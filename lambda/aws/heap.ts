@@ -8,22 +8,85 @@
  * every invocation, each marking every live record on the helper threads. `--heap-growing-percent=200` sets
  * the multiple to 3: a warm environment then collects about once per such read instead of twice. V8 reads
  * this number whenever it recomputes its limit, so it can be set after the process started (switching the
- * collector's threads off that way crashed V8, so nothing else is set). The price is resident memory: the heap
- * holds more garbage between collections (measured in docs/federation.md, "Fifth pass").
+ * collector's threads off that way crashed V8, so nothing else is set).
+ *
+ * The price is headroom: the heap holds more garbage between collections (docs/federation.md, "Fifth pass").
+ * So the raised multiple only applies while it keeps the old generation's next limit within a budget
+ * ({@link BUDGET_SHARE} of V8's heap size limit): after each full collection the percent is recomputed from
+ * what is left, lowered as a large read's records approach the budget, and handed back to V8 once even V8's own
+ * multiple would exceed it. The setting never lets the heap grow further than V8 alone would past the budget.
  */
-import { setFlagsFromString } from 'node:v8';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
+import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /** The default of `BOS_HEAP_GROWING_PERCENT`. */
 export const DEFAULT_HEAP_GROWING_PERCENT = 200;
 
 /**
- * Sets V8's old-generation growing factor to 1 + `percent`/100 for this process; 0 leaves V8's own. Call it
- * once, in the function's process (never in a process that merely imports the handler, such as a test).
- * @returns the V8 flag it set, or undefined
+ * The share of V8's heap size limit (`heap_size_limit`: old generation plus young generation, 1,114 MB for a
+ * 1,024 MB function) that a raised multiple may let the old generation's next limit reach: 613 MB there, which
+ * leaves the young generation (2 × 51 MB), the final frame's buffer pool (128 MB) and the rest of the process
+ * within the function's memory.
  */
-export function applyHeapGrowing(percent: number): string | undefined {
+export const BUDGET_SHARE = 0.55;
+
+/** Below this percent the raised multiple would be no larger than V8's own (at most ~1.9 below a 1 GB cap). */
+const V8_OWN_PERCENT = 90;
+
+/**
+ * The percent to use once a full collection left `liveBytes`: `percent` while `liveBytes` × (1 + percent/100)
+ * fits `budgetBytes`, the largest percent that fits while that is still above V8's own multiple, else 0 (V8's
+ * own factor).
+ */
+export function growingPercentFor(liveBytes: number, percent: number, budgetBytes: number): number {
+  if (percent <= 0) return 0;
+  if (liveBytes <= 0) return percent;
+  const fits = Math.floor((budgetBytes / liveBytes - 1) * 100);
+  if (fits >= percent) return percent;
+  return fits >= V8_OWN_PERCENT ? fits : 0;
+}
+
+/**
+ * What the old generation holds: just after a full collection, about what survived it (the young generation's
+ * spaces are left out, they may hold up to twice the semi-space of fresh allocation).
+ */
+function oldGenerationBytes(): number {
+  let bytes = 0;
+  for (const space of getHeapSpaceStatistics())
+    if (space.space_name !== 'new_space' && space.space_name !== 'new_large_object_space')
+      bytes += space.space_used_size;
+  return bytes;
+}
+
+/** The heap growth this process applies. */
+export interface HeapGrowth {
+  /** The flag set at start, e.g. `--heap-growing-percent=200`. */
+  readonly flag: string;
+  /** The percent in force now (0 when V8's own factor is). */
+  percent(): number;
+}
+
+/**
+ * Sets V8's old-generation growing factor to 1 + `percent`/100 for this process and keeps it within the budget
+ * after every full collection; 0 leaves V8's own. Call it once, in the function's process (never in a process
+ * that merely imports the handler, such as a test).
+ */
+export function applyHeapGrowing(percent: number): HeapGrowth | undefined {
   if (!Number.isSafeInteger(percent) || percent <= 0) return undefined;
-  const flag = `--heap-growing-percent=${percent}`;
-  setFlagsFromString(flag);
-  return flag;
+  const budget = getHeapStatistics().heap_size_limit * BUDGET_SHARE;
+  let current = -1;
+  const set = (next: number) => {
+    if (next === current) return;
+    setFlagsFromString(`--heap-growing-percent=${next}`);
+    current = next;
+  };
+  set(percent);
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries()) {
+      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
+        set(growingPercentFor(oldGenerationBytes(), percent, budget));
+    }
+  }).observe({ entryTypes: ['gc'] });
+  return { flag: `--heap-growing-percent=${percent}`, percent: () => current };
 }

@@ -46,8 +46,8 @@ export function composePlatform(
 ): ComposedApp {
   const config = loadConfig(env);
   if (options.tuneProcess === true) {
-    const flag = applyHeapGrowing(config.heapGrowingPercent);
-    logger.info('process settings', { v8_flags: flag ?? 'none' });
+    const growth = applyHeapGrowing(config.heapGrowingPercent);
+    logger.info('process settings', { v8_flags: growth?.flag ?? 'none' });
   }
   const missing = [
     ...(config.endpoint === undefined ? ['MCP_ENDPOINT is required by the BOS platform'] : []),

@@ -1,38 +1,52 @@
 /**
- * `BOS_HEAP_GROWING_PERCENT` reaches V8 (lambda/aws/heap.ts). The flag's effect is a figure of
- * `npm run bench:federation` (full collections per invocation), never a timed test; here a child process
- * shows that V8 takes the flag at run time, through the collections it reports with `--trace-gc`.
+ * `BOS_HEAP_GROWING_PERCENT` reaches V8 (lambda/aws/heap.ts). The flag's effect on CPU is a figure of
+ * `npm run bench:federation` (full collections per invocation), never a timed test; here child processes show
+ * that V8 takes the flag at run time (the collections it reports with `--trace-gc`), and that the percent falls
+ * back once what survives a full collection nears the budget.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { describe, it } from 'node:test';
-import { applyHeapGrowing, DEFAULT_HEAP_GROWING_PERCENT } from '../../../lambda/aws/index.js';
+import {
+  applyHeapGrowing,
+  DEFAULT_HEAP_GROWING_PERCENT,
+  growingPercentFor,
+} from '../../../lambda/aws/index.js';
 
-/**
- * Full collections of a child that keeps ~40 MB alive and allocates ~600 MB of short-lived objects
- * meanwhile, after `applyHeapGrowing(percent)`.
- */
-function fullCollections(percent: number): number {
+const MB = 1024 * 1024;
+const root = new URL('../../..', import.meta.url).pathname;
+
+/** Runs `body` in a child Node (ESM, tsx) after `applyHeapGrowing(percent)`; returns its stdout. */
+function child(percent: number, flags: string[], body: string): string {
   const script = `
     import { applyHeapGrowing } from './lambda/aws/heap.ts';
-    applyHeapGrowing(${percent});
-    const kept = [];
-    for (let i = 0; i < 400_000; i++) kept.push({ i, text: 'k' + i });
-    let sink = 0;
-    for (let round = 0; round < 30; round++) {
-      const batch = [];
-      for (let i = 0; i < 200_000; i++) batch.push({ i, text: 'b' + i });
-      kept.push(batch.slice(0, 2_000));
-      sink += batch.length;
-    }
-    console.log(sink);`;
+    const growth = applyHeapGrowing(${percent});
+    ${body}`;
   const run = spawnSync(
     process.execPath,
-    ['--trace-gc', '--max-old-space-size=922', '--import', 'tsx', '--input-type=module', '-e', script],
-    { encoding: 'utf8', cwd: new URL('../../..', import.meta.url).pathname },
+    [...flags, '--import', 'tsx', '--input-type=module', '-e', script],
+    {
+      encoding: 'utf8',
+      cwd: root,
+    },
   );
   assert.equal(run.status, 0, run.stderr);
-  return run.stdout.split('\n').filter((line) => line.includes('Mark-Compact')).length;
+  return run.stdout;
+}
+
+/** ~30 MB kept alive while ~600 MB of short-lived objects are allocated. */
+const CHURN = `
+  const kept = [];
+  for (let i = 0; i < 400_000; i++) kept.push({ i, text: 'k' + i });
+  for (let round = 0; round < 30; round++) {
+    const batch = [];
+    for (let i = 0; i < 200_000; i++) batch.push({ i, text: 'b' + i });
+    kept.push(batch.slice(0, 2_000));
+  }`;
+
+function fullCollections(percent: number): number {
+  const out = child(percent, ['--trace-gc', '--max-old-space-size=922'], CHURN);
+  return out.split('\n').filter((line) => line.includes('Mark-Compact')).length;
 }
 
 describe('heap growing percent', () => {
@@ -41,12 +55,51 @@ describe('heap growing percent', () => {
     assert.equal(applyHeapGrowing(0), undefined);
     assert.equal(applyHeapGrowing(-1), undefined);
     assert.equal(applyHeapGrowing(1.5), undefined);
-    assert.equal(applyHeapGrowing(200), '--heap-growing-percent=200');
+    const growth = applyHeapGrowing(200);
+    assert.equal(growth?.flag, '--heap-growing-percent=200');
+    assert.equal(growth?.percent(), 200);
+  });
+
+  it('keeps the percent while the next limit fits the budget, lowers it near the budget, then hands back to V8', () => {
+    const budget = 500 * MB;
+    assert.equal(growingPercentFor(100 * MB, 200, budget), 200);
+    assert.equal(growingPercentFor(166 * MB, 200, budget), 200);
+    assert.equal(growingPercentFor(200 * MB, 200, budget), 150);
+    assert.equal(growingPercentFor(260 * MB, 200, budget), 92);
+    assert.equal(growingPercentFor(270 * MB, 200, budget), 0);
+    assert.equal(growingPercentFor(900 * MB, 200, budget), 0);
+    assert.equal(growingPercentFor(0, 200, budget), 200);
+    assert.equal(growingPercentFor(100 * MB, 0, budget), 0);
   });
 
   it('is taken by V8 after start: a process collects its old generation less often', () => {
     const own = fullCollections(0);
     const grown = fullCollections(400);
     assert.ok(grown < own, `full collections: ${grown} with 400 %, ${own} with V8's own factor`);
+  });
+
+  it("falls back to V8's own factor once what survives a full collection nears the budget", () => {
+    // A 256 MB old generation: the budget is 45 % of V8's whole limit (~300 MB), and ~150 MB stays alive.
+    const body = `
+      const big = [];
+      for (let i = 0; i < 1_200_000; i++) big.push({ i, text: 'k' + i });
+      ${CHURN}
+      globalThis.gc(); // a full collection with all of it alive (the churn alone may end with scavenges)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      console.log(JSON.stringify({ percent: growth.percent(), big: big.length }));`;
+    const small = JSON.parse(
+      child(
+        400,
+        ['--max-old-space-size=922'],
+        CHURN + 'console.log(JSON.stringify({ percent: growth.percent() }));',
+      ).trim(),
+    ) as { percent: number };
+    const large = JSON.parse(
+      child(400, ['--max-old-space-size=256', '--expose-gc'], body).trim().split('\n').pop()!,
+    ) as {
+      percent: number;
+    };
+    assert.equal(small.percent, 400);
+    assert.equal(large.percent, 0, `percent ${large.percent} with most of a 256 MB heap alive`);
   });
 });
