@@ -85,9 +85,9 @@ export interface BosMcpStackProps extends StackProps {
   readonly deadlineReserveMs?: number;
   /**
    * How far V8 lets the heap grow past what survived its last full collection before the next one
-   * (`BOS_HEAP_GROWING_PERCENT`, `--heap-growing-percent`; 0 keeps V8's own factor). The default trades
-   * ~100 MB more resident memory on a large federated read for far fewer full collections (docs/deploy.md
-   * "Memory").
+   * (`BOS_HEAP_GROWING_PERCENT`, `--heap-growing-percent`; 0 keeps V8's own factor). The function keeps it
+   * within a memory budget; the default trades some resident memory on a large federated read for fewer full
+   * collections (docs/deploy.md "Memory").
    * @default 200
    */
   readonly heapGrowingPercent?: number;

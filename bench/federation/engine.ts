@@ -14,10 +14,10 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 
-import { constants as perfConstants, PerformanceObserver } from 'node:perf_hooks';
+import { PerformanceObserver } from 'node:perf_hooks';
 
 import { underLambdaHeap } from '../lambda-heap.js';
-import { applyHeapGrowing, loadConfig } from '../../lambda/aws/index.js';
+import { applyHeapGrowing, isFullCollection, loadConfig } from '../../lambda/aws/index.js';
 
 import { runFederation } from '../../lambda/federation/index.js';
 import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
@@ -223,9 +223,7 @@ async function throughput(): Promise<Invocation> {
 /** Full (mark-compact) collections so far in this process. */
 let fullGcs = 0;
 new PerformanceObserver((list) => {
-  for (const entry of list.getEntries())
-    if ((entry as { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR)
-      fullGcs++;
+  for (const entry of list.getEntries()) if (isFullCollection(entry)) fullGcs++;
 }).observe({ entryTypes: ['gc'] });
 
 function median(values: readonly number[]): number {

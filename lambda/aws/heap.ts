@@ -17,6 +17,7 @@
  * multiple would exceed it. The setting never lets the heap grow further than V8 alone would past the budget.
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
+import type { PerformanceEntry } from 'node:perf_hooks';
 import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
 
 /** The default of `BOS_HEAP_GROWING_PERCENT`. */
@@ -58,6 +59,11 @@ function oldGenerationBytes(): number {
   return bytes;
 }
 
+/** Whether a `gc` performance entry is a full (mark-compact) collection. */
+export function isFullCollection(entry: PerformanceEntry): boolean {
+  return (entry as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+}
+
 /** The heap growth this process applies. */
 export interface HeapGrowth {
   /** The flag set at start, e.g. `--heap-growing-percent=200`. */
@@ -82,11 +88,8 @@ export function applyHeapGrowing(percent: number): HeapGrowth | undefined {
   };
   set(percent);
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      const kind = (entry as { detail?: { kind?: number } }).detail?.kind;
-      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR)
-        set(growingPercentFor(oldGenerationBytes(), percent, budget));
-    }
+    for (const entry of list.getEntries())
+      if (isFullCollection(entry)) set(growingPercentFor(oldGenerationBytes(), percent, budget));
   }).observe({ entryTypes: ['gc'] });
   return { flag: `--heap-growing-percent=${percent}`, percent: () => current };
 }

@@ -3,7 +3,12 @@
  * DynamoDB implementations of the runtime's store ports, and env configuration. Depends only on `mcp/`.
  */
 export { loadConfig } from './config.js';
-export { applyHeapGrowing, DEFAULT_HEAP_GROWING_PERCENT, growingPercentFor } from './heap.js';
+export {
+  applyHeapGrowing,
+  DEFAULT_HEAP_GROWING_PERCENT,
+  growingPercentFor,
+  isFullCollection,
+} from './heap.js';
 export type { HeapGrowth } from './heap.js';
 export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
