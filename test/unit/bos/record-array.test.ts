@@ -74,7 +74,8 @@ describe('RecordArray (final result records serialised once)', () => {
   it('writes the final message byte for byte as the plain result, at any chunk size', () => {
     fc.assert(
       fc.property(
-        fc.array(record, { minLength: LAZY_TEXT_MIN_RECORDS, maxLength: 30 }),
+        // Up to 60 records: several of the batches JSON.stringify serialises at once, the last one partial.
+        fc.array(record, { minLength: LAZY_TEXT_MIN_RECORDS, maxLength: 60 }),
         fc.constantFrom(64, 97, 1000, 65_536),
         (records, chunkBytes) => {
           const result = directResult(federation(records), ctx);
@@ -134,6 +135,21 @@ describe('RecordArray (final result records serialised once)', () => {
     const result = directResult(federation(records), ctx);
     const message = { jsonrpc: '2.0', id: 7, result } as unknown as JsonObject;
     assert.equal(bodyString(new ChunkedJson(message, 65_536), 65_536), expectedMessage(records));
+  });
+
+  it('writes what JSON.stringify writes for records without JSON (null), wherever they fall in a batch', () => {
+    const records = Array.from({ length: 40 }, (_, i) =>
+      i % 7 === 0 ? undefined : i % 5 === 0 ? { toJSON: () => undefined } : { record_ref: `r${i}` },
+    );
+    const array = new RecordArray(records);
+    for (const _ of array.writeTo(new ChunkWriter(256)));
+    const out = new ChunkWriter(256);
+    const chunks: Uint8Array[] = [];
+    for (const _ of array.write(out)) chunks.push(...out.take());
+    out.end();
+    chunks.push(...out.take());
+    assert.equal(Buffer.concat(chunks).toString('utf8'), JSON.stringify(records));
+    assert.match(JSON.stringify(records), /^\[null,\{"record_ref":"r1"\}/);
   });
 
   it('serialises again, whole, when the text pass was cut short (no partial capture is replayed)', () => {
