@@ -18,7 +18,8 @@
  */
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import type { PerformanceEntry } from 'node:perf_hooks';
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { GCProfiler, getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import type { GCProfilerResult } from 'node:v8';
 
 /** The default of `BOS_HEAP_GROWING_PERCENT`. */
 export const DEFAULT_HEAP_GROWING_PERCENT = 200;
@@ -47,16 +48,76 @@ export function growingPercentFor(liveBytes: number, percent: number, budgetByte
   return fits >= V8_OWN_PERCENT ? fits : 0;
 }
 
-/**
- * What the old generation holds: just after a full collection, about what survived it (the young generation's
- * spaces are left out, they may hold up to twice the semi-space of fresh allocation).
- */
+/** Heap spaces that are not the old generation: the young generation's may hold up to twice the semi-space. */
+const YOUNG_SPACES = new Set(['new_space', 'new_large_object_space']);
+
+/** What the old generation holds now. */
 function oldGenerationBytes(): number {
   let bytes = 0;
   for (const space of getHeapSpaceStatistics())
-    if (space.space_name !== 'new_space' && space.space_name !== 'new_large_object_space')
-      bytes += space.space_used_size;
+    if (!YOUNG_SPACES.has(space.space_name)) bytes += space.space_used_size;
   return bytes;
+}
+
+/**
+ * What the old generation held just after the last full collection in `result` (a `GCProfiler` record, which
+ * V8's collection callbacks write as each collection ends), or `undefined` if it holds none.
+ */
+export function oldBytesAfterLastFullCollection(result: GCProfilerResult | undefined): number | undefined {
+  const statistics = result?.statistics ?? [];
+  for (let i = statistics.length - 1; i >= 0; i--) {
+    const collection = statistics[i]!;
+    if (collection.gcType !== 'MarkSweepCompact') continue;
+    let bytes = 0;
+    for (const space of collection.afterGC.heapSpaceStatistics)
+      if (!YOUNG_SPACES.has(space.spaceName)) bytes += space.spaceUsedSize;
+    return bytes;
+  }
+  return undefined;
+}
+
+/** Restart the profiler after this many collections without a full one, so that its record stays small. */
+const PROFILER_RESTART_AFTER = 64;
+
+/**
+ * What survived each full collection, as measured when it ended. A `gc` performance entry reaches its observer
+ * only once the code running at the time yields, often after a long synchronous stretch (writing a final frame)
+ * has promoted more into the old generation; read then, it looked two to three times larger than what survived
+ * (docs/federation.md "Sixth pass"), and the budget lowered the percent for the rest of the process. `GCProfiler` records each collection's statistics from V8's own callbacks, so its figure is the one
+ * at the end of the collection. Where it is missing, the size when the observer runs is the fallback.
+ */
+class SurvivorMeter {
+  readonly #profiler: GCProfiler | undefined;
+  #collections = 0;
+
+  constructor() {
+    try {
+      this.#profiler = new GCProfiler();
+      this.#profiler.start();
+    } catch {
+      this.#profiler = undefined;
+    }
+  }
+
+  /** Old-generation bytes after the full collection just reported (its observer runs now). */
+  afterFullCollection(): number {
+    return oldBytesAfterLastFullCollection(this.#restart()) ?? oldGenerationBytes();
+  }
+
+  /** Counts `count` collections that were not full ones, restarting the profiler now and then. */
+  others(count: number): void {
+    this.#collections += count;
+    if (this.#collections >= PROFILER_RESTART_AFTER) this.#restart();
+  }
+
+  #restart(): GCProfilerResult | undefined {
+    const profiler = this.#profiler;
+    if (profiler === undefined) return undefined;
+    this.#collections = 0;
+    const result = profiler.stop();
+    profiler.start();
+    return result;
+  }
 }
 
 /** Whether a `gc` performance entry is a full (mark-compact) collection. */
@@ -87,9 +148,12 @@ export function applyHeapGrowing(percent: number): HeapGrowth | undefined {
     current = next;
   };
   set(percent);
+  const survivors = new SurvivorMeter();
   new PerformanceObserver((list) => {
-    for (const entry of list.getEntries())
-      if (isFullCollection(entry)) set(growingPercentFor(oldGenerationBytes(), percent, budget));
+    const entries = list.getEntries();
+    if (entries.some(isFullCollection))
+      set(growingPercentFor(survivors.afterFullCollection(), percent, budget));
+    else survivors.others(entries.length);
   }).observe({ entryTypes: ['gc'] });
   return { flag: `--heap-growing-percent=${percent}`, percent: () => current };
 }

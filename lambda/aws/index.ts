@@ -8,6 +8,7 @@ export {
   DEFAULT_HEAP_GROWING_PERCENT,
   growingPercentFor,
   isFullCollection,
+  oldBytesAfterLastFullCollection,
 } from './heap.js';
 export type { HeapGrowth } from './heap.js';
 export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';

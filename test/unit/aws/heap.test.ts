@@ -11,7 +11,9 @@ import {
   applyHeapGrowing,
   DEFAULT_HEAP_GROWING_PERCENT,
   growingPercentFor,
+  oldBytesAfterLastFullCollection,
 } from '../../../lambda/aws/index.js';
+import type { GCProfilerResult } from 'node:v8';
 
 const MB = 1024 * 1024;
 const root = new URL('../../..', import.meta.url).pathname;
@@ -70,6 +72,99 @@ describe('heap growing percent', () => {
     assert.equal(growingPercentFor(900 * MB, 200, budget), 0);
     assert.equal(growingPercentFor(0, 200, budget), 200);
     assert.equal(growingPercentFor(100 * MB, 0, budget), 0);
+  });
+
+  it('reads what survived a full collection from the record made when it ended', () => {
+    const spaces = (oldMb: number, newMb: number) => [
+      {
+        spaceName: 'new_space',
+        spaceSize: 0,
+        spaceUsedSize: newMb * MB,
+        spaceAvailableSize: 0,
+        physicalSpaceSize: 0,
+      },
+      {
+        spaceName: 'old_space',
+        spaceSize: 0,
+        spaceUsedSize: oldMb * MB,
+        spaceAvailableSize: 0,
+        physicalSpaceSize: 0,
+      },
+      {
+        spaceName: 'large_object_space',
+        spaceSize: 0,
+        spaceUsedSize: MB,
+        spaceAvailableSize: 0,
+        physicalSpaceSize: 0,
+      },
+      {
+        spaceName: 'new_large_object_space',
+        spaceSize: 0,
+        spaceUsedSize: MB,
+        spaceAvailableSize: 0,
+        physicalSpaceSize: 0,
+      },
+    ];
+    const collection = (gcType: string, oldMb: number) => ({
+      gcType,
+      cost: 1,
+      beforeGC: { heapStatistics: {} as never, heapSpaceStatistics: spaces(oldMb * 2, 40) },
+      afterGC: { heapStatistics: {} as never, heapSpaceStatistics: spaces(oldMb, 3) },
+    });
+    const result = (...statistics: ReturnType<typeof collection>[]): GCProfilerResult => ({
+      version: 1,
+      startTime: 0,
+      endTime: 1,
+      statistics,
+    });
+    // The last full collection counts, the young generation does not, scavenges after it change nothing.
+    assert.equal(
+      oldBytesAfterLastFullCollection(
+        result(
+          collection('MarkSweepCompact', 300),
+          collection('MarkSweepCompact', 100),
+          collection('Scavenge', 150),
+        ),
+      ),
+      101 * MB,
+    );
+    assert.equal(oldBytesAfterLastFullCollection(result(collection('Scavenge', 100))), undefined);
+    assert.equal(oldBytesAfterLastFullCollection(undefined), undefined);
+  });
+
+  it('reads the old generation as the full collection left it, not as it is when the observer runs', () => {
+    // The collection leaves a few MB; ~40 MB more are promoted (a 1 MB semi-space) before this code yields and the
+    // observer runs, below V8's next limit at 1,000 % (no other full collection in between). Read then, the old
+    // generation gives a lower percent than what survived does: the test tells the two readings apart.
+    const body = `
+      const { getHeapSpaceStatistics, getHeapStatistics } = await import('node:v8');
+      const { BUDGET_SHARE, growingPercentFor } = await import('./lambda/aws/heap.ts');
+      const old = () => getHeapSpaceStatistics()
+        .filter((s) => s.space_name !== 'new_space' && s.space_name !== 'new_large_object_space')
+        .reduce((sum, s) => sum + s.space_used_size, 0);
+      const budget = getHeapStatistics().heap_size_limit * BUDGET_SHARE;
+      globalThis.gc();
+      const left = old();
+      const late = [];
+      for (let i = 0; i < 360_000; i++) late.push({ i, text: 'late' + i });
+      const grown = old();
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      console.log(JSON.stringify({
+        percent: growth.percent(),
+        survived: growingPercentFor(left, 1000, budget),
+        whenObserved: growingPercentFor(grown, 1000, budget),
+        late: late.length,
+        left,
+        grown,
+      }));`;
+    const seen = JSON.parse(
+      child(1000, ['--max-old-space-size=256', '--max-semi-space-size=1', '--expose-gc'], body)
+        .trim()
+        .split('\n')
+        .pop()!,
+    ) as { percent: number; survived: number; whenObserved: number };
+    assert.ok(seen.whenObserved < seen.survived, JSON.stringify(seen));
+    assert.equal(seen.percent, seen.survived, JSON.stringify(seen));
   });
 
   it('is taken by V8 after start: a process collects its old generation less often', () => {
