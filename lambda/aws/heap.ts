@@ -83,8 +83,9 @@ const PROFILER_RESTART_AFTER = 64;
  * What survived each full collection, as measured when it ended. A `gc` performance entry reaches its observer
  * only once the code running at the time yields, often after a long synchronous stretch (writing a final frame)
  * has promoted more into the old generation; read then, it looked two to three times larger than what survived
- * (docs/federation.md "Sixth pass"), and the budget lowered the percent for the rest of the process. `GCProfiler` records each collection's statistics from V8's own callbacks, so its figure is the one
- * at the end of the collection. Where it is missing, the size when the observer runs is the fallback.
+ * (docs/federation.md "Sixth pass"), and the budget lowered the percent for the rest of the process.
+ * `GCProfiler` records each collection's statistics from V8's own callbacks, so its figure is the one at the
+ * end of the collection. Where it is missing, the size when the observer runs is the fallback.
  */
 class SurvivorMeter {
   readonly #profiler: GCProfiler | undefined;

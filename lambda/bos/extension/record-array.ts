@@ -1,9 +1,9 @@
 /**
  * The records of a large final result, serialised once for both halves of the final frame. The text block comes
  * first on the wire: as it is written (`writeTo`, through the text block's sink), the records' `JSON.stringify`
- * text (16 records per call) is also captured as UTF-8 (`CapturedBytes`); `structuredContent`, written next by the
- * runtime's chunked encoder (`write`), copies those bytes instead of serialising every record again. By then the
- * records are long out of the processor's caches and spread over the heap, so a second `JSON.stringify` pass
+ * text (16 records per call) is also captured as UTF-8 (`CapturedBytes`); `structuredContent`, written next by
+ * the runtime's chunked encoder (`write`), copies those bytes instead of serialising every record again. By then
+ * the records are long out of the processor's caches and spread over the heap, so a second `JSON.stringify` pass
  * costs mostly memory latency (docs/federation.md "The final frame"). Its JSON text is exactly
  * `JSON.stringify(records)` either way; written without a capture first, it serialises the records.
  */

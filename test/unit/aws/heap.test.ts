@@ -133,9 +133,9 @@ describe('heap growing percent', () => {
   });
 
   it('reads the old generation as the full collection left it, not as it is when the observer runs', () => {
-    // The collection leaves a few MB; ~40 MB more are promoted (a 1 MB semi-space) before this code yields and the
-    // observer runs, below V8's next limit at 1,000 % (no other full collection in between). Read then, the old
-    // generation gives a lower percent than what survived does: the test tells the two readings apart.
+    // The collection leaves a few MB; ~40 MB more are promoted (a 1 MB semi-space) before this code yields and
+    // the observer runs, below V8's next limit at 1,000 % (no other full collection in between). Read then, the
+    // old generation gives a lower percent than what survived does: the test tells the two readings apart.
     const body = `
       const { getHeapSpaceStatistics, getHeapStatistics } = await import('node:v8');
       const { BUDGET_SHARE, growingPercentFor } = await import('./lambda/aws/heap.ts');
