@@ -70,6 +70,16 @@ function expectedMessage(records: readonly unknown[]): string {
   });
 }
 
+/** What `array.write` writes (structuredContent's records), through 256-byte chunks. */
+function writtenText(array: RecordArray): string {
+  const out = new ChunkWriter(256);
+  const chunks: Uint8Array[] = [];
+  for (const _ of array.write(out)) chunks.push(...out.take());
+  out.end();
+  chunks.push(...out.take());
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 describe('RecordArray (final result records serialised once)', () => {
   it('writes the final message byte for byte as the plain result, at any chunk size', () => {
     fc.assert(
@@ -143,12 +153,7 @@ describe('RecordArray (final result records serialised once)', () => {
     );
     const array = new RecordArray(records);
     for (const _ of array.writeTo(new ChunkWriter(256)));
-    const out = new ChunkWriter(256);
-    const chunks: Uint8Array[] = [];
-    for (const _ of array.write(out)) chunks.push(...out.take());
-    out.end();
-    chunks.push(...out.take());
-    assert.equal(Buffer.concat(chunks).toString('utf8'), JSON.stringify(records));
+    assert.equal(writtenText(array), JSON.stringify(records));
     assert.match(JSON.stringify(records), /^\[null,\{"record_ref":"r1"\}/);
   });
 
@@ -161,12 +166,7 @@ describe('RecordArray (final result records serialised once)', () => {
     const pass = array.writeTo(new ChunkWriter(256))[Symbol.iterator]();
     for (let i = 0; i < 5; i++) pass.next();
     pass.return?.();
-    const out = new ChunkWriter(256);
-    const chunks: Uint8Array[] = [];
-    for (const _ of array.write(out)) chunks.push(...out.take());
-    out.end();
-    chunks.push(...out.take());
-    assert.equal(Buffer.concat(chunks).toString('utf8'), JSON.stringify(records));
+    assert.equal(writtenText(array), JSON.stringify(records));
   });
 });
 
