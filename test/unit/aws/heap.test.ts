@@ -75,35 +75,18 @@ describe('heap growing percent', () => {
   });
 
   it('reads what survived a full collection from the record made when it ended', () => {
+    const space = (spaceName: string, mb: number) => ({
+      spaceName,
+      spaceSize: 0,
+      spaceUsedSize: mb * MB,
+      spaceAvailableSize: 0,
+      physicalSpaceSize: 0,
+    });
     const spaces = (oldMb: number, newMb: number) => [
-      {
-        spaceName: 'new_space',
-        spaceSize: 0,
-        spaceUsedSize: newMb * MB,
-        spaceAvailableSize: 0,
-        physicalSpaceSize: 0,
-      },
-      {
-        spaceName: 'old_space',
-        spaceSize: 0,
-        spaceUsedSize: oldMb * MB,
-        spaceAvailableSize: 0,
-        physicalSpaceSize: 0,
-      },
-      {
-        spaceName: 'large_object_space',
-        spaceSize: 0,
-        spaceUsedSize: MB,
-        spaceAvailableSize: 0,
-        physicalSpaceSize: 0,
-      },
-      {
-        spaceName: 'new_large_object_space',
-        spaceSize: 0,
-        spaceUsedSize: MB,
-        spaceAvailableSize: 0,
-        physicalSpaceSize: 0,
-      },
+      space('new_space', newMb),
+      space('old_space', oldMb),
+      space('large_object_space', 1),
+      space('new_large_object_space', 1),
     ];
     const collection = (gcType: string, oldMb: number) => ({
       gcType,
