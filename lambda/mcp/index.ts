@@ -59,7 +59,3 @@ export { acceptsMediaType, parseAccept, parseMediaType } from './http/media-type
 export type { MediaType } from './http/media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
 export { randomId } from './ids.js';
-export { CHUNK_BYTES, ChunkWriter } from './json/chunk-writer.js';
-export { LazyJson } from './json/lazy-json.js';
-export type { JsonSink, Lazy } from './json/lazy-json.js';
-export { ChunkedJson, jsonChunks, writeJson } from './json/json-chunks.js';

@@ -13,8 +13,7 @@ import {
   toWireError,
 } from '../errors.js';
 import type { Responder } from '../http/http-responses.js';
-import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json/json-rpc.js';
-import type { JsonRpcBody } from '../json/json-rpc.js';
+import { classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../sessions/session-manager.js';
@@ -123,7 +122,7 @@ async function request(
   message: JsonRpcRequest,
   allowStream: boolean,
   early?: EarlyPreflight,
-): Promise<JsonRpcBody | McpResponse> {
+): Promise<string | McpResponse> {
   const { rt } = input;
   try {
     if (message.method === 'tools/call') {
@@ -219,9 +218,8 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
               new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
             );
           }
-          // Batch parts are joined into one body: a chunked result is written out whole here.
           const out = await request(input, session, message.message, false);
-          return out instanceof McpResponse ? undefined : bodyText(out);
+          return out instanceof McpResponse ? undefined : out;
         }
       }
     }),

@@ -6,7 +6,6 @@
 import type { McpError } from '../errors.js';
 import { McpResponse } from './http-message.js';
 import { errorJson } from '../json/json-rpc.js';
-import type { JsonRpcBody } from '../json/json-rpc.js';
 import type { JsonRpcId } from '../types.js';
 
 export type HeaderMap = Record<string, string>;
@@ -25,14 +24,11 @@ export class Responder {
     return extra === undefined ? headers : Object.assign(headers, extra);
   }
 
-  /**
-   * A JSON response with a serialised body: one string, or chunks written as the body is read (a large tool
-   * result, which then never exists as one string). Status and headers are the same either way.
-   */
-  json(status: number, body: JsonRpcBody, extra?: HeaderMap): McpResponse {
+  /** A JSON response with a serialised body. */
+  json(status: number, body: string, extra?: HeaderMap): McpResponse {
     const headers = this.headers(extra);
     headers['content-type'] = 'application/json';
-    return new McpResponse(typeof body === 'string' ? body : body.stream(), { status, headers });
+    return new McpResponse(body, { status, headers });
   }
 
   /** A JSON-RPC error envelope. */

@@ -8,8 +8,7 @@
 import type { HeaderReader, McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, resultBody } from '../json/json-rpc.js';
-import type { JsonRpcBody } from '../json/json-rpc.js';
+import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
@@ -71,13 +70,13 @@ async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
-): Promise<{ status: number; body: JsonRpcBody }> {
+): Promise<{ status: number; body: string }> {
   const { rt, request, declared } = call;
   let error: McpError;
   if (outcome.ok) {
     try {
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
-      return { status: 200, body: resultBody(request.id, result) };
+      return { status: 200, body: resultJson(request.id, result) };
     } catch (failure) {
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
