@@ -1,28 +1,10 @@
 /**
- * Public surface of the MCP runtime (`lambda/mcp`). Fetch-shaped request → `McpResponse` (a subset of the
- * Fetch `Response`, see http-message.ts); no AWS, no
- * sockets, no BOS knowledge. Store ports are interfaces here; DynamoDB implementations live in
+ * Public surface of the MCP runtime (`lambda/mcp`). Web `Request` → web `Response`; no AWS, no sockets, no BOS
+ * knowledge. Store ports are interfaces here; DynamoDB implementations live in
  * `lambda/aws`.
  */
 export type * from './types.js';
 export { McpServer } from './server.js';
-export {
-  BufferedRequest,
-  HttpHeaders,
-  isHeaderName,
-  McpResponse,
-  normaliseHeaderValue,
-  normaliseMethod,
-} from './http/http-message.js';
-export type {
-  BufferedRequestInit,
-  HeaderReader,
-  HttpRequestLike,
-  HttpResponseLike,
-  McpResponseInit,
-  ResponseContent,
-  ResponseHeaders,
-} from './http/http-message.js';
 export {
   InvalidParamsError,
   JsonRpcCode,

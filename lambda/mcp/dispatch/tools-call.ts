@@ -4,7 +4,6 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
-import type { McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { Responder } from '../http/http-responses.js';
 import { errorJson, isObject, requestJson, resultJson } from '../json/json-rpc.js';
@@ -28,7 +27,7 @@ import type { RequestScope } from './context.js';
 import type { EarlyPreflight } from './early-preflight.js';
 
 /** A buffered JSON body (one string, or chunks for a large result), or a ready SSE response. */
-export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: McpResponse };
+export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: Response };
 
 /** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
 const defaultLogLevel: LoggingLevel = 'info';

@@ -5,7 +5,6 @@
  * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
-import type { HeaderReader, McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
 import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
@@ -35,7 +34,7 @@ export interface StatelessCall {
   rt: Runtime;
   scope: RequestScope;
   respond: Responder;
-  headers: HeaderReader;
+  headers: Headers;
   request: JsonRpcRequest;
   declared: RequestMeta;
   name: string;
@@ -88,7 +87,7 @@ async function settle(
 }
 
 /** Runs one stateless tools/call and returns its response (JSON or SSE). */
-export async function callStatelessTool(call: StatelessCall): Promise<McpResponse> {
+export async function callStatelessTool(call: StatelessCall): Promise<Response> {
   const { rt, scope, respond, headers, request, declared, name } = call;
   const params = request.params;
   // No task extension in this shape: a task-augmented call is unavailable (fixture stateless-session-bound-rejections).
@@ -111,7 +110,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
     ...toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller),
     shapeResult: passThrough,
   };
-  const json = async (outcome: ToolOutcome): Promise<McpResponse> => {
+  const json = async (outcome: ToolOutcome): Promise<Response> => {
     const out = await settle(call, round, outcome);
     return respond.json(out.status, out.body);
   };

@@ -11,7 +11,6 @@ import { structuredText } from '../../../lambda/bos/extension/index.js';
 import type { JsonObject, McpServer, ToolResult } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, readJson, rpc } from './helpers.js';
 import { modernPost } from './stateless/helpers.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 /** About 600 kB of text: larger than the replay bound (358,400 B). */
 const structured: JsonObject = {
@@ -52,11 +51,11 @@ function server(): McpServer {
   return s;
 }
 
-async function sessionCall(s: McpServer, session: string, name: string): Promise<HttpResponseLike> {
+async function sessionCall(s: McpServer, session: string, name: string): Promise<Response> {
   return s.handle(post(rpc('same-id', 'tools/call', { name, arguments: {} }), inSession(session)));
 }
 
-function statelessCall(s: McpServer, name: string): Promise<HttpResponseLike> {
+function statelessCall(s: McpServer, name: string): Promise<Response> {
   return s.handle(modernPost('same-id', 'tools/call', { name, arguments: {} }));
 }
 
