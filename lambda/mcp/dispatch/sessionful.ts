@@ -32,6 +32,8 @@ import { callMethod, discoverResult, serverInfo } from './methods.js';
 import { startEarlyPreflight } from './early-preflight.js';
 import type { EarlyPreflight } from './early-preflight.js';
 import { callTool } from './tools-call.js';
+import { BatchBudget, mapBounded, tooManyElements } from './batch-limits.js';
+import type { BatchPart } from './batch-limits.js';
 
 /** The parts of one HTTP request the session-ful dispatcher needs. */
 export interface SessionfulInput {
@@ -200,32 +202,39 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
       null,
       new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: empty batch'),
     );
-  const parts = await Promise.all(
-    values.map(async (value): Promise<string | undefined> => {
-      const message = classify(value);
-      switch (message.kind) {
-        case 'invalid':
-          return errorJson(message.id, message.error);
-        case 'notification':
-          await notify(rt, session, message.message);
-          return undefined;
-        case 'response':
-          await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
-          return undefined;
-        case 'request': {
-          if (message.message.method === 'initialize') {
-            return errorJson(
-              message.message.id,
-              new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
-            );
-          }
-          // Batch parts are joined into one body: a chunked result is written out whole here.
-          const out = await request(input, session, message.message, false);
-          return out instanceof McpResponse ? undefined : bodyText(out);
+  const { maxBatchElements, batchConcurrency, maxBatchResponseBytes } = rt.options;
+  if (values.length > maxBatchElements) return respond.rpcError(200, null, tooManyElements(maxBatchElements));
+  const budget = new BatchBudget(maxBatchResponseBytes);
+  const parts = await mapBounded(values, batchConcurrency, async (value): Promise<BatchPart | undefined> => {
+    const message = classify(value);
+    switch (message.kind) {
+      case 'invalid':
+        return { id: message.id, text: errorJson(message.id, message.error) };
+      case 'notification':
+        await notify(rt, session, message.message);
+        return undefined;
+      case 'response':
+        await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
+        return undefined;
+      case 'request': {
+        const { id } = message.message;
+        if (message.message.method === 'initialize') {
+          const error = new McpError(
+            JsonRpcCode.InvalidRequest,
+            'Invalid Request: initialize must not be batched',
+          );
+          return { id, text: errorJson(id, error) };
         }
+        if (!budget.open) return { id, text: undefined };
+        // Batch parts are joined into one body: a chunked result is written out whole here.
+        const out = await request(input, session, message.message, false);
+        if (out instanceof McpResponse) return undefined;
+        const text = bodyText(out);
+        budget.observe(text);
+        return { id, text };
       }
-    }),
-  );
-  const bodies = parts.filter((part): part is string => part !== undefined);
+    }
+  });
+  const bodies = budget.assemble(parts.filter((part): part is BatchPart => part !== undefined));
   return bodies.length === 0 ? respond.accepted() : respond.json(200, `[${bodies.join(',')}]`);
 }
