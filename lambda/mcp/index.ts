@@ -30,6 +30,8 @@ export {
   RequestCancelledError,
   SafeMessage,
   SessionStoreUnavailableError,
+  StoreUnavailableError,
+  outageOf,
   ToolError,
   ToolTimeoutError,
   toWireError,

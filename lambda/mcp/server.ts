@@ -8,7 +8,7 @@ import { buildCapabilities } from './capabilities.js';
 import { PendingClientRequests } from './client-requests.js';
 import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
 import type { RequestScope, SessionfulInput } from './dispatch/index.js';
-import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from './errors.js';
+import { JsonRpcCode, McpError, outageOf, SafeMessage } from './errors.js';
 import type { HttpRequestLike, McpResponse } from './http-message.js';
 import { Responder } from './http-responses.js';
 import { randomId } from './ids.js';
@@ -243,9 +243,10 @@ export class McpServer {
     try {
       return await this.#handle(request, ctx, respond);
     } catch (error) {
-      if (error instanceof SessionStoreUnavailableError) {
-        this.#rt.logger.warn('session store unavailable', describeError(error));
-        const wire = new McpError(JsonRpcCode.InternalError, SafeMessage.sessionStoreUnavailable);
+      const outage = outageOf(error);
+      if (outage !== undefined) {
+        this.#rt.logger.warn('store unavailable', { store: outage.store, ...describeError(outage) });
+        const wire = new McpError(JsonRpcCode.InternalError, outage.wireMessage);
         return respond.rpcError(503, null, wire, { 'retry-after': '1' });
       }
       this.#rt.logger.error('request failed', describeError(error));

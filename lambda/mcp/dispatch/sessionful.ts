@@ -9,7 +9,7 @@ import {
   JsonRpcCode,
   McpError,
   RequestCancelledError,
-  SessionStoreUnavailableError,
+  outageOf,
   toWireError,
 } from '../errors.js';
 import type { Responder } from '../http-responses.js';
@@ -76,7 +76,8 @@ export async function resolveSession(input: SessionfulInput, id: JsonRpcId | nul
 
 /** Maps a dispatch failure to a wire error; store outages propagate so the server answers 503. */
 function wireError(rt: Runtime, error: unknown, method: string): McpError {
-  if (error instanceof SessionStoreUnavailableError) throw error;
+  const outage = outageOf(error);
+  if (outage !== undefined) throw outage;
   if (!(error instanceof McpError)) rt.logger.error('method failed', { method, ...describeError(error) });
   return toWireError(error);
 }

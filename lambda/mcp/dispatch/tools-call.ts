@@ -5,7 +5,14 @@
  * JSON-RPC error frame, and the stream always ends.
  */
 import type { McpResponse } from '../http-message.js';
-import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
+import {
+  InvalidParamsError,
+  JsonRpcCode,
+  McpError,
+  outageOf,
+  RequestCancelledError,
+  toWireError,
+} from '../errors.js';
 import type { Responder } from '../http-responses.js';
 import { errorJson, isObject, requestJson, resultBody } from '../json-rpc.js';
 import type { JsonRpcBody } from '../json-rpc.js';
@@ -50,6 +57,17 @@ function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): Js
 }
 
 /**
+ * The answer of a call whose response has not started: a store outage behind the outcome propagates, so
+ * the server gives the one outage answer (503) rather than a 200 carrying -32603.
+ */
+function answerBeforeResponse(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): JsonRpcBody {
+  const outage = outcome.ok ? undefined : outageOf(outcome.error);
+  if (outage !== undefined) throw outage;
+  return answer(rt, id, outcome);
+}
+
+
+/**
  * Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. `early`:
  * this request's `beforeStream` hook, already started beside the session read (`early-preflight.ts`); its
  * outcome is taken where the hook would otherwise be called.
@@ -92,7 +110,7 @@ export async function callTool(
     try {
       return {
         kind: 'json',
-        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
+        body: answerBeforeResponse(rt, request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
       };
     } finally {
       untrack();
@@ -105,7 +123,7 @@ export async function callTool(
       const ctx = bufferedStreamingContext(base);
       return {
         kind: 'json',
-        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
+        body: answerBeforeResponse(rt, request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
       };
     } finally {
       untrack();
@@ -115,7 +133,7 @@ export async function callTool(
   const refused = await preflight(entry.options, rawArgs, base, guard, started?.outcome);
   if (refused !== undefined) {
     untrack();
-    return { kind: 'json', body: answer(rt, request.id, refused) };
+    return { kind: 'json', body: answerBeforeResponse(rt, request.id, refused) };
   }
   // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
   // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a

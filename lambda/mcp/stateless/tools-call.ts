@@ -6,7 +6,7 @@
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
 import type { HeaderReader, McpResponse } from '../http-message.js';
-import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
+import { InvalidParamsError, McpError, outageOf, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
 import { errorJson, isObject, resultBody } from '../json-rpc.js';
 import type { JsonRpcBody } from '../json-rpc.js';
@@ -71,6 +71,7 @@ async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
+  beforeResponse = false,
 ): Promise<{ status: number; body: JsonRpcBody }> {
   const { rt, request, declared } = call;
   let error: McpError;
@@ -79,6 +80,7 @@ async function settle(
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
       return { status: 200, body: resultBody(request.id, result) };
     } catch (failure) {
+      if (beforeResponse && outageOf(failure) !== undefined) throw failure;
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
     }
@@ -113,7 +115,10 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
     shapeResult: passThrough,
   };
   const json = async (outcome: ToolOutcome): Promise<McpResponse> => {
-    const out = await settle(call, round, outcome);
+    // Nothing has been sent yet: a store outage gets the one outage answer (503), not a 200.
+    const outage = outcome.ok ? undefined : outageOf(outcome.error);
+    if (outage !== undefined) throw outage;
+    const out = await settle(call, round, outcome, true);
     return respond.json(out.status, out.body);
   };
 
