@@ -27,7 +27,7 @@ function serverWithOutages(options: Parameters<typeof makeServer>[0] = {}): McpS
   );
   server.registerStreamingTool({ name: 'late', inputSchema: { type: 'object' } }, async (_args, ctx) => {
     ctx.progress(1, 2, 'started');
-    await ctx.ready();
+    await ctx.ready?.();
     throw new StoreUnavailableError('directory', 'socket hang up');
   });
   server.registerStreamingTool({ name: 'stream', inputSchema: { type: 'object' } }, () =>
