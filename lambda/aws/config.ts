@@ -35,6 +35,11 @@ export interface PlatformConfig {
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
   /**
+   * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
+   * ends the response and aborts its work; 0 turns the check off. @default 30000
+   */
+  responseStallMs: number;
+  /**
    * `BOS_HEAP_GROWING_PERCENT`: how far V8 lets the old generation grow past what survived the last full
    * collection before it starts the next one (`--heap-growing-percent`; 0 keeps V8's own factor). See
    * `heap.ts` and docs/deploy.md "Memory".
@@ -167,6 +172,7 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+    responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
     heapGrowingPercent: reader.integer('BOS_HEAP_GROWING_PERCENT', DEFAULT_HEAP_GROWING_PERCENT, 0, 1000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');

@@ -113,12 +113,19 @@ export class ToolTimeoutError extends Error {
   }
 }
 
-/** Abort reason used when the client cancels a request or goes away. */
-export class RequestCancelledError extends Error {
-  readonly code: 'cancelled' | 'client_disconnected';
+const cancelMessages = {
+  cancelled: 'request cancelled',
+  client_disconnected: 'client disconnected',
+  client_stalled: 'client stopped reading',
+} as const;
 
-  constructor(code: 'cancelled' | 'client_disconnected', options?: { cause?: unknown }) {
-    super(code === 'cancelled' ? 'request cancelled' : 'client disconnected', options);
+/** Abort reason used when the client cancels a request, goes away, or stops reading. */
+export class RequestCancelledError extends Error {
+  /** `client_stalled`: the client stopped reading; unlike a disconnect, it ends even resumable work. */
+  readonly code: 'cancelled' | 'client_disconnected' | 'client_stalled';
+
+  constructor(code: 'cancelled' | 'client_disconnected' | 'client_stalled', options?: { cause?: unknown }) {
+    super(cancelMessages[code], options);
     this.name = 'RequestCancelledError';
     this.code = code;
   }

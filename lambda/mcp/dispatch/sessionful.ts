@@ -5,13 +5,7 @@
  */
 import { McpResponse } from '../http-message.js';
 import type { HeaderReader } from '../http-message.js';
-import {
-  JsonRpcCode,
-  McpError,
-  RequestCancelledError,
-  outageOf,
-  toWireError,
-} from '../errors.js';
+import { JsonRpcCode, McpError, RequestCancelledError, outageOf, toWireError } from '../errors.js';
 import type { Responder } from '../http-responses.js';
 import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
 import type { JsonRpcBody } from '../json-rpc.js';

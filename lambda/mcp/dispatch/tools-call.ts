@@ -66,7 +66,6 @@ function answerBeforeResponse(rt: Runtime, id: JsonRpcRequest['id'], outcome: To
   return answer(rt, id, outcome);
 }
 
-
 /**
  * Tools/call: validates, then runs buffered or streaming. `allowStream` is false inside batches. `early`:
  * this request's `beforeStream` hook, already started beside the session read (`early-preflight.ts`); its
@@ -162,12 +161,28 @@ export async function callTool(
   sse.prime(cancelOnDisconnect ? undefined : rt.options.sseRetryMs);
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(rt, base, session, sse, controller.signal, !cancelOnDisconnect);
-  const streamGuard = cancelOnDisconnect ? guard : { ...guard, external: undefined };
+  // A resumable stream outlives a disconnect, but not a client that stopped reading (it holds the invocation).
+  const streamGuard = cancelOnDisconnect
+    ? guard
+    : { ...guard, external: stalledSignal(scope.invocation.signal) };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
     .then((outcome) => sse.finish(answer(rt, request.id, outcome), request.id))
     .finally(untrack);
   rt.track(work);
   return { kind: 'sse', response: respond.sse(sse.body, session.sessionId) };
+}
+
+/** A signal that fires only when `signal` fires because the client stopped reading. */
+function stalledSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const controller = new AbortController();
+  const follow = (): void => {
+    const reason: unknown = signal.reason;
+    if (reason instanceof RequestCancelledError && reason.code === 'client_stalled') controller.abort(reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return controller.signal;
 }
 
 /** A streaming context whose stream powers are no-ops (shouldStream said no, or inside a batch). */
