@@ -167,8 +167,21 @@ function failBeforePrelude(res: ServerResponse, signal: AbortSignal, error: unkn
     sendGatewayError(res, 504, 'Endpoint request timed out', 'IntegrationTimeoutException');
     return;
   }
+  if (isThrottled(error)) {
+    // Lambda rejected the invocation (TooManyRequestsException): API Gateway answers 500, not 429 — "If the
+    // Lambda API rejects the invocation request, API Gateway returns a 500 error code" (Lambda developer
+    // guide, "Handling Lambda errors with an API Gateway API"). 429 is only API Gateway's own throttling.
+    log('warn', 'function throttled: concurrency limit reached', { error: describeError(error) });
+    sendGatewayError(res, 500, 'Internal server error', 'InternalServerErrorException');
+    return;
+  }
   log('warn', 'function failed before the prelude', { error: describeError(error) });
   sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+}
+
+/** Lambda's throttling error (`InvocationError` code `throttled`, errorType `TooManyRequestsException`). */
+function isThrottled(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'throttled';
 }
 
 /** API Gateway's own JSON error body, e.g. `{"message":"Missing Authentication Token"}`. */
