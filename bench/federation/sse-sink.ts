@@ -12,7 +12,7 @@ import { envelopeResult } from '../../lambda/bos/tools/results.js';
 import type { FederationEvent, FederationResult } from '../../lambda/federation/index.js';
 import { silentLogger } from '../../lambda/mcp/index.js';
 import type { JsonObject, McpRequestContext } from '../../lambda/mcp/index.js';
-import { resultBody } from '../../lambda/mcp/json-rpc.js';
+import { resultBody } from '../../lambda/mcp/json/json-rpc.js';
 import { SseStream } from '../../lambda/mcp/sse/index.js';
 import { toolEmitters } from '../../lambda/mcp/sse/tool-emitters.js';
 

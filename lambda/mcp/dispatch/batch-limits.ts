@@ -3,7 +3,7 @@
  * how many bytes the joined answer may hold. The element count is checked before anything runs.
  */
 import { JsonRpcCode, McpError } from '../errors.js';
-import { errorJson } from '../json-rpc.js';
+import { errorJson } from '../json/json-rpc.js';
 import type { JsonRpcId } from '../types.js';
 
 /** -32600 for a batch with more elements than the limit; the batch is refused whole. */
