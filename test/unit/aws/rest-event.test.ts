@@ -80,7 +80,9 @@ describe('REST v1 proxy event to Request', () => {
   });
 
   it('rejects a multi-megabyte base64 body with one bad character near its end', () => {
-    const text = `${Buffer.alloc(3 * 1024 * 1024, 7).toString('base64').slice(0, -4)}AA*A`;
+    const text = `${Buffer.alloc(3 * 1024 * 1024, 7)
+      .toString('base64')
+      .slice(0, -4)}AA*A`;
     assert.throws(
       () => decodeBase64Strict(text),
       (error) => error instanceof RestEventError && error.code === 'invalid_base64',

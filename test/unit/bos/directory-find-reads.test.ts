@@ -12,7 +12,6 @@ import {
   createMemoryDirectoryItems,
   DEMO_DIRECTORY_DOCUMENT,
   DEMO_PEOPLE_CONTEXT_HANDLE,
-  DirectoryDataError,
   documentToItems,
 } from '../../../lambda/bos/index.js';
 import type { DirectoryItem, DirectoryItemsReader } from '../../../lambda/bos/index.js';

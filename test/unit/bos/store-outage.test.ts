@@ -1,4 +1,3 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON */
 /**
  * One answer for a store outage: whichever path a call takes (session-ful or stateless, JSON or streamed,
  * a federated read or `bos_list_contexts`), a directory that cannot answer before the response starts gives
@@ -102,7 +101,7 @@ describe('a directory outage answers 503 on every path', () => {
   ) {
     assert.equal(answer.res.status, 503, `${label}: ${answer.text}`);
     assert.equal(answer.res.headers.get('retry-after'), '1', label);
-    const body = JSON.parse(answer.text);
+    const body = JSON.parse(answer.text) as { error: { code: number; message: string } };
     assert.equal(body.error.code, -32603, label);
     assert.equal(body.error.message, 'directory store unavailable', label);
   }

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
 /**
  * Bounded batches on 2025-03-26 sessions: an element count above the limit is refused whole, elements run
  * with bounded concurrency, and the joined answer stays under its byte limit with a clear per-element error.
