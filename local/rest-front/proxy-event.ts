@@ -107,6 +107,21 @@ function utf8Text(body: Buffer): string | undefined {
   }
 }
 
+/**
+ * The path and query of a request target, taken as sent. `new URL(target, base)` would read `//evil/mcp` as
+ * a host plus `/mcp` and fold `/x/../mcp` into `/mcp`, so a path no resource has would reach one; API
+ * Gateway matches the path it received.
+ */
+export function requestTarget(target: string | undefined): { pathname: string; search: string } {
+  const raw = target ?? '/';
+  const queryAt = raw.indexOf('?');
+  const pathname = queryAt < 0 ? raw : raw.slice(0, queryAt);
+  return {
+    pathname: pathname.startsWith('/') ? pathname : `/${pathname}`,
+    search: queryAt < 0 ? '' : raw.slice(queryAt),
+  };
+}
+
 /** `requestContext.requestTime` format: `30/Nov/2026:02:01:31 +0000`. */
 function requestTime(date: Date): string {
   const pad = (value: number): string => String(value).padStart(2, '0');
@@ -122,7 +137,7 @@ export function buildProxyEvent(
   body: Buffer,
   context: ProxyEventContext,
 ): APIGatewayProxyEvent {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = requestTarget(req.url);
   const method = req.method ?? 'GET';
   const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
   const { headers, multiValueHeaders } = headerMaps(req, sourceIp);

@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describeError, log } from '../log.js';
 import { readPrelude } from './prelude.js';
-import { buildProxyEvent } from './proxy-event.js';
+import { buildProxyEvent, requestTarget } from './proxy-event.js';
 import { relayPayload } from './relay.js';
 import { PLATFORM_ROUTES, type RestRoute, matchRoute } from './routes.js';
 
@@ -92,7 +92,7 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
   const deadline = receivedAt.getTime() + settings.maxDurationMs;
   const requestId = randomUUID();
   res.setHeader('x-amzn-RequestId', requestId);
-  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  const path = requestTarget(req.url).pathname;
   const match = matchRoute(settings.routes, req.method ?? 'GET', path);
   if (match.kind === 'none') {
     req.resume();

@@ -67,6 +67,14 @@ describe('local REST front proxy event', () => {
     assert.deepEqual(Buffer.from(parts.body ?? new Uint8Array()), body);
   });
 
+  it('keeps the path as sent: no host taken from //, no dot segments folded', () => {
+    for (const path of ['//evil.example/mcp/apps/bos/platform', '/x/../mcp/apps/bos/platform']) {
+      const event = buildProxyEvent(incoming(`${path}?a=1`, []), Buffer.alloc(0), context);
+      assert.equal(event.path, path);
+      assert.deepEqual(event.queryStringParameters, Object.assign(Object.create(null) as object, { a: '1' }));
+    }
+  });
+
   it('passes a valid UTF-8 JSON body as text', () => {
     const body = Buffer.from('{"name":"Zoë ✓"}');
     const event = buildProxyEvent(incoming('/mcp', ['Content-Type', 'application/json']), body, context);
