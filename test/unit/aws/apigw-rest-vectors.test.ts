@@ -11,16 +11,15 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RestEventParts, RestProxyEvent } from '../../../lambda/aws/index.js';
 import {
-  encodeSseFrame,
   parseRestEvent,
   RestEventError,
   restEventErrorResponse,
   toRequest,
   writeResponse,
 } from '../../../lambda/aws/index.js';
+import { eventFrame } from '../../../lambda/mcp/index.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
-import type { BufferedRequest, HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vectorDir = join(repoRoot, '..', 'shared', 'fixtures', 'apptheory', 'api-gateway-rest-sse');
@@ -50,11 +49,7 @@ function grouped(entries: Iterable<[string, string]>): Record<string, string[]> 
 }
 
 /** The vectors' named handlers, written against what the adapter produced. */
-async function runHandler(
-  handler: string,
-  request: BufferedRequest,
-  parts: RestEventParts,
-): Promise<HttpResponseLike> {
+async function runHandler(handler: string, request: Request, parts: RestEventParts): Promise<Response> {
   switch (handler) {
     case 'echo_request': {
       const url = new URL(request.url);
@@ -90,7 +85,7 @@ async function runHandler(
       return Response.json({ source_ip: ip, source_provenance: provenance }, { headers: JSON_TYPE });
     }
     case 'sse_single_event':
-      return new Response(encodeSseFrame({ id: '1', event: 'message', data: JSON.stringify({ ok: true }) }), {
+      return new Response(eventFrame(JSON.stringify({ ok: true }), '1', 'message'), {
         headers: {
           'content-type': 'text/event-stream',
           'cache-control': 'no-cache',
@@ -102,7 +97,7 @@ async function runHandler(
   }
 }
 
-async function serve(event: RestProxyEvent, handler: string): Promise<HttpResponseLike> {
+async function serve(event: RestProxyEvent, handler: string): Promise<Response> {
   try {
     const parts = parseRestEvent(event);
     return await runHandler(handler, toRequest(parts), parts);

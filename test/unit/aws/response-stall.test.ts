@@ -8,7 +8,6 @@ import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, it } from 'node:test';
 import { toStreamingResult } from '../../../lambda/aws/index.js';
-import { McpResponse } from '../../../lambda/mcp/index.js';
 import type { Logger } from '../../../lambda/mcp/index.js';
 
 function recordingLogger(
@@ -22,7 +21,7 @@ function recordingLogger(
 }
 
 /** An endless SSE body; records when it is cancelled. */
-function endlessSse(state: { cancelled: unknown }): McpResponse {
+function endlessSse(state: { cancelled: unknown }): Response {
   const chunk = new TextEncoder().encode(`data: ${'x'.repeat(16 * 1024)}\n\n`);
   const body = new ReadableStream<Uint8Array>({
     pull: (controller) => controller.enqueue(chunk),
@@ -30,7 +29,7 @@ function endlessSse(state: { cancelled: unknown }): McpResponse {
       state.cancelled = reason;
     },
   });
-  return new McpResponse(body, { headers: { 'content-type': 'text/event-stream' } });
+  return new Response(body, { headers: { 'content-type': 'text/event-stream' } });
 }
 
 /** A client connection that accepts `budget` bytes, then never reads again (callbacks withheld). */
@@ -81,7 +80,7 @@ describe('a client that stops reading', { timeout: 10_000 }, () => {
     });
     let aborted: unknown;
     const result = toStreamingResult(
-      new McpResponse(body, { headers: { 'content-type': 'text/event-stream' } }),
+      new Response(body, { headers: { 'content-type': 'text/event-stream' } }),
       { onAbort: (reason) => (aborted = reason), stallMs: 100 },
     );
     const received: Buffer[] = [];
@@ -105,7 +104,7 @@ describe('a client that stops reading', { timeout: 10_000 }, () => {
     const text = 'y'.repeat(256 * 1024);
     let aborted: unknown;
     const result = toStreamingResult(
-      new McpResponse(text, { headers: { 'content-type': 'application/json' } }),
+      new Response(text, { headers: { 'content-type': 'application/json' } }),
       {
         onAbort: (reason) => (aborted = reason),
         stallMs: 100,

@@ -9,11 +9,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { InMemoryStreamStore, StoreUnavailableError } from '../../../lambda/mcp/index.js';
 import type { McpServer } from '../../../lambda/mcp/index.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 import { initialize, inSession, makeServer, parseSse, post, readJson, rpc } from './helpers.js';
 import { modernPost } from './stateless/helpers.js';
 
-async function assertOutage(res: HttpResponseLike, store: string): Promise<void> {
+async function assertOutage(res: Response, store: string): Promise<void> {
   const { status, body, text } = await readJson(res);
   assert.equal(status, 503, text);
   assert.equal(res.headers.get('retry-after'), '1');
