@@ -3,6 +3,7 @@
  * frame parser of the unit suites (`test/unit/bos/sse-frames.ts`) plus a per-source summary that makes no
  * assertions itself, so each test asserts exactly the clause it names.
  */
+import assert from 'node:assert/strict';
 import { messagesOf, pairKey, parseSse } from '../unit/bos/sse-frames.js';
 import type { Frame, Message, SourceResultParams } from '../unit/bos/sse-frames.js';
 
@@ -26,9 +27,17 @@ export interface ReadStream {
   terminals: Map<string, SourceResultParams[]>;
 }
 
-/** Reads and parses a response that negotiated the extension. */
+/**
+ * Reads and parses a response that negotiated the extension. An answer that is not a stream at all (a 503
+ * from a store that did not answer in time, a 4xx) fails here with its status and the start of its body,
+ * instead of surfacing as a stream that "does not end on a frame boundary".
+ */
 export async function readStream(response: Response): Promise<ReadStream> {
   const body = await response.text();
+  const contentType = response.headers.get('content-type') ?? '';
+  if (!/^text\/event-stream/i.test(contentType)) {
+    assert.fail(`expected an SSE stream, got HTTP ${response.status} ${contentType}: ${body.slice(0, 300)}`);
+  }
   const frames = parseSse(body);
   const messages = messagesOf(frames);
   const notifications = messages

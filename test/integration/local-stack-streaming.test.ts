@@ -40,6 +40,29 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
     assert.ok(third! - second! >= 200, `gap 2 was ${third! - second!} ms`);
   });
 
+  it('delivers a 2.4 MB final frame written as one chunk byte for byte, to fast and slow readers alike, every time', async () => {
+    const size = 2_400_000;
+    const pages = 'data: page 1\n\ndata: page 2\n\ndata: page 3\n\n';
+    let digits = '';
+    for (let index = 6; index < size - 2; index += 1) digits += String(index % 10);
+    const expected = `${pages}data: ${digits}\n\n`;
+    for (let round = 0; round < 4; round += 1) {
+      const [fast, slow] = await Promise.all([
+        capture(scenario('large-final', `&size=${size}`)),
+        capture(scenario('large-final', `&size=${size}`), { pauseMs: 5 }),
+      ]);
+      for (const response of [fast, slow]) {
+        assert.equal(response.status, 200);
+        assert.equal(response.aborted, false, `round ${round}: the connection was cut`);
+        assert.equal(response.body.length, expected.length, `round ${round}: body length`);
+        assert.ok(
+          response.body === expected,
+          `round ${round}: the body differs from what the function wrote`,
+        );
+      }
+    }
+  });
+
   it('answers a bodyless 202 when the function writes an empty chunk after the prelude', async () => {
     const response = await capture(scenario('accepted'), { method: 'POST', body: '{}' });
 

@@ -37,6 +37,8 @@ export interface CaptureOptions {
   headers?: Record<string, string | string[]>;
   body?: string | Buffer;
   abortAfterFirstChunk?: boolean;
+  /** Stop reading for this long after each chunk (a slow client: backpressure all the way to the function). */
+  pauseMs?: number;
 }
 
 /** Sends one request and records the response as it arrives. */
@@ -62,6 +64,10 @@ export function capture(url: string, options: CaptureOptions = {}): Promise<Capt
           });
         res.on('data', (data: Buffer) => {
           chunks.push({ at: performance.now(), text: data.toString('utf8') });
+          if (options.pauseMs !== undefined && options.pauseMs > 0) {
+            res.pause();
+            setTimeout(() => res.resume(), options.pauseMs);
+          }
           if (options.abortAfterFirstChunk === true) {
             aborted = true;
             req.destroy();

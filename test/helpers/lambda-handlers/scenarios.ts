@@ -5,6 +5,7 @@
  */
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import type { Writable } from 'node:stream';
+import { writeResponse } from '../../../lambda/aws/index.js';
 
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -29,6 +30,16 @@ function json(stream: Writable, statusCode: number, body: unknown): void {
   out.end();
 }
 
+/** `data: <digits>\n\n` of exactly `size` bytes: the digits cycle 0-9, so a lost or moved byte shows. */
+function largeFrame(size: number): Uint8Array {
+  const bytes = new Uint8Array(Math.max(size, 9));
+  bytes.set(new TextEncoder().encode('data: '));
+  for (let index = 6; index < bytes.length - 2; index += 1) bytes[index] = 0x30 + (index % 10);
+  bytes[bytes.length - 2] = 0x0a;
+  bytes[bytes.length - 1] = 0x0a;
+  return bytes;
+}
+
 const scenarios: Record<string, Scenario> = {
   /** `count` SSE events `gap` ms apart. */
   events: async (event, stream) => {
@@ -39,6 +50,25 @@ const scenarios: Record<string, Scenario> = {
       out.write(`data: event ${index}\n\n`);
     }
     out.end();
+  },
+  /**
+   * An SSE body through the platform's own response path (`writeResponse`): `pages` small frames, then one
+   * final frame of `size` bytes enqueued as ONE chunk (a big final result), with the stall watchdog on.
+   */
+  'large-final': async (event, stream) => {
+    const pages = number(event, 'pages', 3);
+    const size = number(event, 'size', 2_400_000);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let index = 1; index <= pages; index += 1) {
+          controller.enqueue(new TextEncoder().encode(`data: page ${index}\n\n`));
+        }
+        controller.enqueue(largeFrame(size));
+        controller.close();
+      },
+    });
+    const response = new Response(body, { headers: { 'Content-Type': 'text/event-stream' } });
+    await writeResponse(response, stream, { stallMs: number(event, 'stallMs', 30_000) });
   },
   /** What the function sees of its time budget and of the event. */
   inspect: async (event, stream, context) => {
