@@ -78,6 +78,8 @@ export function reportLine(scenarios: readonly Scenario[], c: Makespan, run: Run
     provider_responses: s.providerResponses,
     provider_bytes: s.providerBytes,
     cpu_ms: fixed(s.cpuMs),
+    cpu_ms_min: fixed(s.cpuMsRange[0]),
+    cpu_ms_max: fixed(s.cpuMsRange[1]),
     wall_ms: fixed(s.wallMs),
     first_page_ms: fixed(s.firstPageMs),
     peak_rss_mb: fixed(s.peakRssMb),
