@@ -3,7 +3,7 @@
  * protocol behaviour: it only reshapes what API Gateway sent, strictly.
  *
  * The request is the runtime's `BufferedRequest`, not a web `Request`: building one (with its `Headers`)
- * loads Node's undici, ~45 ms of a cold start (lambda/mcp/http-message.ts). It applies the same checks
+ * loads Node's undici, ~45 ms of a cold start (lambda/mcp/http/http-message.ts). It applies the same checks
  * `new Request`/`Headers.append` did, so the same events are refused with the same `RestEventError` codes.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';

@@ -4,28 +4,28 @@
  * the protocol shape chosen (shape.ts), and the request dispatched to the session-ful dispatcher or the
  * stateless one (stateless.ts).
  */
-import { buildCapabilities } from './capabilities.js';
-import { PendingClientRequests } from './client-requests.js';
+import { buildCapabilities } from './registries/capabilities.js';
+import { PendingClientRequests } from './tools/client-requests.js';
 import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
 import type { RequestScope, SessionfulInput } from './dispatch/index.js';
 import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from './errors.js';
-import type { HttpRequestLike, McpResponse } from './http-message.js';
-import { Responder } from './http-responses.js';
+import type { HttpRequestLike, McpResponse } from './http/http-message.js';
+import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
-import { InFlightRequests } from './in-flight.js';
-import { parseBody } from './json-rpc.js';
+import { InFlightRequests } from './sessions/in-flight.js';
+import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
-import { acceptsMediaType } from './media-type.js';
-import { InMemorySessionStore } from './memory-session-store.js';
-import { InMemoryClientReplyStore } from './memory-client-reply-store.js';
-import { InMemoryStreamStore } from './memory-stream-store.js';
+import { acceptsMediaType } from './http/media-type.js';
+import { InMemorySessionStore } from './stores/memory-session-store.js';
+import { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
+import { InMemoryStreamStore } from './stores/memory-stream-store.js';
 import { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
 import type { CacheFields, CacheSurface, ResolvedOptions, Runtime } from './runtime.js';
-import { SessionManager } from './session-manager.js';
-import { detectHttpShape } from './shape.js';
+import { SessionManager } from './sessions/session-manager.js';
+import { detectHttpShape } from './http/shape.js';
 import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
-import { InMemoryRequestStateStore } from './memory-request-state-store.js';
+import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
 import {
   acceptRanges,
   checkContentType,
@@ -33,7 +33,7 @@ import {
   checkOrigin,
   checkPostAccept,
   readBody,
-} from './transport-checks.js';
+} from './http/transport-checks.js';
 import type {
   CacheableResultsOptions,
   JsonObject,

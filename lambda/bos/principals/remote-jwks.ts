@@ -4,7 +4,7 @@
  * rule and raises the same jose errors, so `tokenFailure` maps outages and bad keys exactly as before.
  *
  * Why not jose's own: `createRemoteJWKSet` builds `new Headers(...)` when it is created, and in Node.js the
- * first touch of `Headers` loads undici, ~45 ms of CPU on a Lambda cold start (lambda/mcp/http-message.ts).
+ * first touch of `Headers` loads undici, ~45 ms of CPU on a Lambda cold start (lambda/mcp/http/http-message.ts).
  * Key selection and import stay jose's (`createLocalJWKSet`).
  */
 import { createLocalJWKSet, errors } from 'jose';

@@ -3,11 +3,11 @@
  * event's stream (an id unknown to this session → 404, so one stream's id never replays another's);
  * GET without it answers one keepalive comment and ends. DELETE ends the session and its stream state.
  */
-import type { McpResponse } from '../http-message.js';
+import type { McpResponse } from '../http/http-message.js';
 import { describeError } from '../logger.js';
 import { listenerBody, replayBody } from '../sse/index.js';
-import { checkGetAccept } from '../transport-checks.js';
-import type { MediaType } from '../media-type.js';
+import { checkGetAccept } from '../http/transport-checks.js';
+import type { MediaType } from '../http/media-type.js';
 import { resolveSession } from './sessionful.js';
 import type { SessionfulInput } from './sessionful.js';
 

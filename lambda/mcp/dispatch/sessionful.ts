@@ -3,8 +3,8 @@
  * `server/discover` work without a session; everything else needs a live session bound to the caller.
  * Ordinary results and method errors are HTTP 200; notifications and client responses are 202.
  */
-import { McpResponse } from '../http-message.js';
-import type { HeaderReader } from '../http-message.js';
+import { McpResponse } from '../http/http-message.js';
+import type { HeaderReader } from '../http/http-message.js';
 import {
   JsonRpcCode,
   McpError,
@@ -12,13 +12,13 @@ import {
   SessionStoreUnavailableError,
   toWireError,
 } from '../errors.js';
-import type { Responder } from '../http-responses.js';
-import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json/json-rpc.js';
+import type { JsonRpcBody } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { SessionKey } from '../session-manager.js';
-import { sessionfulVersions } from '../shape.js';
+import { SessionKey } from '../sessions/session-manager.js';
+import { sessionfulVersions } from '../http/shape.js';
 import type {
   JsonObject,
   JsonRpcId,

@@ -4,18 +4,18 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
-import type { McpResponse } from '../http-message.js';
+import type { McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
-import type { Responder } from '../http-responses.js';
-import { errorJson, isObject, requestJson, resultBody } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { errorJson, isObject, requestJson, resultBody } from '../json/json-rpc.js';
+import type { JsonRpcBody } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { SessionKey } from '../session-manager.js';
+import { SessionKey } from '../sessions/session-manager.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
-import type { ToolOutcome } from '../tool-runner.js';
+import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import type { ToolOutcome } from '../tools/tool-runner.js';
 import type {
   JsonObject,
   JsonRpcRequest,

@@ -7,9 +7,9 @@
  * chunk with the same backpressure, never as one string.
  */
 import { JsonRpcCode, McpError, toWireError } from '../errors.js';
-import type { ChunkedJson } from '../json-chunks.js';
-import { errorJson } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import type { ChunkedJson } from '../json/json-chunks.js';
+import { errorJson } from '../json/json-rpc.js';
+import type { JsonRpcBody } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { JsonRpcId, Logger, StreamStore } from '../types.js';
 import {

@@ -4,9 +4,9 @@
  * and `resources/read`, and `Mcp-Param-{Name}` the argument a tool marks with `x-mcp-header`. Every
  * failure is -32020 with the message the fixtures pin.
  */
-import type { HeaderReader } from '../http-message.js';
+import type { HeaderReader } from '../http/http-message.js';
 import { JsonRpcCode, McpError } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { JsonObject } from '../types.js';
 
 const sentinelPrefix = '=?base64?';

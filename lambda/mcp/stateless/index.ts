@@ -4,11 +4,11 @@
  * against `_meta`; this validates the rest in a fixed order and dispatches the stateless subset. No
  * session is read or written here: `Mcp-Session-Id` is ignored.
  */
-import type { HeaderReader, McpResponse } from '../http-message.js';
+import type { HeaderReader, McpResponse } from '../http/http-message.js';
 import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import type { Responder } from '../http-responses.js';
-import { classify, errorJson, resultJson } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { classify, errorJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonObject } from '../types.js';

@@ -5,17 +5,17 @@
  * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
-import type { HeaderReader, McpResponse } from '../http-message.js';
+import type { HeaderReader, McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, resultBody } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import { errorJson, isObject, resultBody } from '../json/json-rpc.js';
+import type { JsonRpcBody } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
-import type { ToolOutcome } from '../tool-runner.js';
-import type { Responder } from '../http-responses.js';
+import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import type { ToolOutcome } from '../tools/tool-runner.js';
+import type { Responder } from '../http/http-responses.js';
 import type {
   JsonObject,
   JsonRpcRequest,

@@ -4,9 +4,9 @@
  * required `_meta` (-32602), then — for name-routed methods — the body name (-32602) before `Mcp-Name`
  * (-32020). Every failure here is HTTP 400.
  */
-import type { HeaderReader } from '../http-message.js';
+import type { HeaderReader } from '../http/http-message.js';
 import { JsonRpcCode, McpError } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { JsonObject, LoggingLevel } from '../types.js';
 import { loggingLevels } from '../dispatch/methods.js';
 import { checkMethodHeader, checkNameHeader } from './headers.js';

@@ -1,5 +1,5 @@
 /** Definitions and results of the tool, resource and prompt registries. */
-import type { Lazy } from '../lazy-json.js';
+import type { Lazy } from '../json/lazy-json.js';
 import type { JsonObject } from './wire.js';
 
 export interface Icon {

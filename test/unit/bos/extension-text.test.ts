@@ -15,7 +15,7 @@ import type { FederationResult } from '../../../lambda/federation/index.js';
 import type { McpRequestContext } from '../../../lambda/mcp/index.js';
 import { ChunkedJson } from '../../../lambda/mcp/index.js';
 import type { JsonObject, JsonValue } from '../../../lambda/mcp/index.js';
-import { resultBody } from '../../../lambda/mcp/json-rpc.js';
+import { resultBody } from '../../../lambda/mcp/json/json-rpc.js';
 
 const CONTRACT = new URL('../../../../shared/contract/bos-source-results-v1.txt', import.meta.url);
 

@@ -1,5 +1,5 @@
 /**
- * The runtime's own HTTP messages (lambda/mcp/http-message.ts) keep Fetch's rules without loading undici.
+ * The runtime's own HTTP messages (lambda/mcp/http/http-message.ts) keep Fetch's rules without loading undici.
  * Fetch's own `Headers`/`Request`/`Response` are the oracle here: tests may load undici, the Lambda path may not.
  */
 import assert from 'node:assert/strict';

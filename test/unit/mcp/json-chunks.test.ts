@@ -1,5 +1,5 @@
 /**
- * JSON written in bounded chunks (`lambda/mcp/json-chunks.ts`): the bytes are exactly `JSON.stringify`'s, every
+ * JSON written in bounded chunks (`lambda/mcp/json/json-chunks.ts`): the bytes are exactly `JSON.stringify`'s, every
  * chunk is bounded and decodes on its own, lazy values write themselves (and only when the walk reaches them),
  * and a response with no lazy value keeps the one-string path.
  */
@@ -9,7 +9,7 @@ import fc from 'fast-check';
 
 import { ChunkedJson, jsonChunks, LazyJson, writeJson } from '../../../lambda/mcp/index.js';
 import type { ChunkWriter, JsonObject, JsonValue } from '../../../lambda/mcp/index.js';
-import { resultBody, resultJson } from '../../../lambda/mcp/json-rpc.js';
+import { resultBody, resultJson } from '../../../lambda/mcp/json/json-rpc.js';
 
 const strict = new TextDecoder('utf-8', { fatal: true });
 

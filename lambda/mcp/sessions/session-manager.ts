@@ -4,7 +4,7 @@
  * items up to days late), principal binding, updates and deletion. Store errors propagate to the server,
  * which maps `SessionStoreUnavailableError` to HTTP 503.
  */
-import type { SessionRecord, SessionStore } from './types.js';
+import type { SessionRecord, SessionStore } from '../types.js';
 
 /** Keys of `SessionRecord.data` written by the runtime (the fixture seeds use `protocolVersion`). */
 export const SessionKey = {

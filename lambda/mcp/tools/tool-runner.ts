@@ -10,11 +10,11 @@ import {
   ToolError,
   ToolTimeoutError,
   toWireError,
-} from './errors.js';
+} from '../errors.js';
 import { guardedCall } from './guarded-call.js';
 import type { GuardOptions } from './guarded-call.js';
-import { describeError } from './logger.js';
-import type { Runtime } from './runtime.js';
+import { describeError } from '../logger.js';
+import type { Runtime } from '../runtime.js';
 import type {
   JsonObject,
   Logger,
@@ -23,7 +23,7 @@ import type {
   StreamingToolOptions,
   ToolResult,
   ToolTelemetryEvent,
-} from './types.js';
+} from '../types.js';
 
 /** A finished call: the JSON `result` object, or a wire error. */
 export type ToolOutcome = { ok: true; result: JsonObject } | { ok: false; error: McpError };

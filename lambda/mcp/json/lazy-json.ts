@@ -5,7 +5,7 @@
  * still sees the plain value through `toJSON`.
  */
 import type { ChunkWriter } from './chunk-writer.js';
-import type { JsonValue } from './types.js';
+import type { JsonValue } from '../types.js';
 
 /**
  * Where `writeJson` writes JSON text. `ChunkWriter` is the UTF-8 sink; the BOS text block has its own, which

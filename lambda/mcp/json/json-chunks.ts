@@ -11,7 +11,7 @@
 import { CHUNK_BYTES, ChunkWriter } from './chunk-writer.js';
 import { HAS_LAZY, LazyJson, probeStringify } from './lazy-json.js';
 import type { JsonSink } from './lazy-json.js';
-import type { JsonObject } from './types.js';
+import type { JsonObject } from '../types.js';
 
 /** `toJSON` applied as JSON.stringify applies it: once, with the property key. */
 function resolve(value: unknown, key: string | number): unknown {

@@ -2,7 +2,7 @@
  * JSON-RPC 2.0 framing: parsing a POST body into messages, classifying each message, and serialising
  * responses. Messages that cannot be answered with their own id get `id: null` (JSON-RPC 2.0 §5).
  */
-import { JsonRpcCode, McpError } from './errors.js';
+import { JsonRpcCode, McpError } from '../errors.js';
 import { ChunkedJson } from './json-chunks.js';
 import { HAS_LAZY, probeStringify } from './lazy-json.js';
 import type {
@@ -12,7 +12,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
   JsonValue,
-} from './types.js';
+} from '../types.js';
 
 /** A classified JSON-RPC message. */
 export type ClassifiedMessage =

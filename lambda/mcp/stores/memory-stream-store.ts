@@ -3,8 +3,8 @@
  * ("1", "2", …, as fixture sse-resumable-replay.json pins), so ids are unique across all streams of a
  * session and a `Last-Event-ID` always names exactly one stream.
  */
-import { randomId } from './ids.js';
-import type { StoredStreamEvent, StreamStore } from './types.js';
+import { randomId } from '../ids.js';
+import type { StoredStreamEvent, StreamStore } from '../types.js';
 
 /** Options of `InMemoryStreamStore`. */
 export interface InMemoryStreamStoreOptions {

@@ -3,7 +3,7 @@
  * cursor is `v1:<offset>` in base64url; anything else is -32602. Offsets index registration order, which
  * is stable for the life of a server instance.
  */
-import { InvalidParamsError } from './errors.js';
+import { InvalidParamsError } from '../errors.js';
 
 /** One page of a list and the cursor of the next page, if any. */
 export interface Page<T> {

@@ -3,8 +3,8 @@
  * in-process: a cancellation that reaches a different Lambda instance than the call finds nothing and is
  * ignored, as the MCP cancellation utility allows ("the request may have already completed").
  */
-import { RequestCancelledError } from './errors.js';
-import type { JsonRpcId } from './types.js';
+import { RequestCancelledError } from '../errors.js';
+import type { JsonRpcId } from '../types.js';
 
 function key(sessionId: string, requestId: JsonRpcId): string {
   return `${sessionId}\u0000${typeof requestId}:${requestId}`;

@@ -4,8 +4,8 @@
  * runtime applies its own timeout, sanitising and telemetry to every call as well; the wrapper adds
  * argument policy, product-error mapping, a tighter per-tool timeout and tool-scoped telemetry.
  */
-import { InvalidParamsError, ToolTimeoutError } from './errors.js';
-import type { JsonObject, McpRequestContext, ToolResult, ToolTelemetryEvent } from './types.js';
+import { InvalidParamsError, ToolTimeoutError } from '../errors.js';
+import type { JsonObject, McpRequestContext, ToolResult, ToolTelemetryEvent } from '../types.js';
 
 /** Options of `wrapTool`. */
 export interface WrapToolOptions {

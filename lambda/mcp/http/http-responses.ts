@@ -3,11 +3,11 @@
  * vectors (which pin it) and operators correlating logs see the same id. JSON bodies use exactly
  * `application/json` (fixtures pin the header value).
  */
-import type { McpError } from './errors.js';
+import type { McpError } from '../errors.js';
 import { McpResponse } from './http-message.js';
-import { errorJson } from './json-rpc.js';
-import type { JsonRpcBody } from './json-rpc.js';
-import type { JsonRpcId } from './types.js';
+import { errorJson } from '../json/json-rpc.js';
+import type { JsonRpcBody } from '../json/json-rpc.js';
+import type { JsonRpcId } from '../types.js';
 
 export type HeaderMap = Record<string, string>;
 

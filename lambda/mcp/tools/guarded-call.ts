@@ -5,9 +5,9 @@
  * response open). The losing handler promise is still observed, so a late rejection is logged rather than
  * left unhandled.
  */
-import { RequestCancelledError, ToolTimeoutError } from './errors.js';
-import { describeError } from './logger.js';
-import type { Logger } from './types.js';
+import { RequestCancelledError, ToolTimeoutError } from '../errors.js';
+import { describeError } from '../logger.js';
+import type { Logger } from '../types.js';
 
 /** Abort conditions of one call. */
 export interface GuardOptions {

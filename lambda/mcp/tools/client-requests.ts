@@ -8,10 +8,10 @@
  * invocation deadline passes, or the call is aborted. Ids are 128-bit random (not a process counter), so
  * two instances never mint the same id within one session.
  */
-import { JsonRpcCode, McpError } from './errors.js';
-import { randomId } from './ids.js';
-import { describeError } from './logger.js';
-import type { ClientReply, ClientReplyStore, JsonObject, JsonRpcErrorObject, Logger } from './types.js';
+import { JsonRpcCode, McpError } from '../errors.js';
+import { randomId } from '../ids.js';
+import { describeError } from '../logger.js';
+import type { ClientReply, ClientReplyStore, JsonObject, JsonRpcErrorObject, Logger } from '../types.js';
 
 /** Prefix of the ids this runtime gives its server-to-client requests. */
 const ID_PREFIX = 'srv-';

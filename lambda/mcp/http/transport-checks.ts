@@ -3,7 +3,7 @@
  * "Transport + endpoint"): method → Origin → Content-Type → Accept → body size. Each check returns the
  * rejection `McpResponse`, or undefined to continue.
  */
-import { JsonRpcCode, McpError } from './errors.js';
+import { JsonRpcCode, McpError } from '../errors.js';
 import { BufferedRequest, concatBytes } from './http-message.js';
 import type { HeaderReader, HttpRequestLike, McpResponse } from './http-message.js';
 import type { Responder } from './http-responses.js';

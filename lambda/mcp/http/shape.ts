@@ -4,10 +4,10 @@
  * even when `mcp-session-id` names a live session; a session-ful version (or no header) selects the
  * session-ful shape. Header/metadata disagreements fail closed with -32020, unknown versions with -32022.
  */
-import { JsonRpcCode, McpError } from './errors.js';
+import { JsonRpcCode, McpError } from '../errors.js';
 import type { HeaderReader } from './http-message.js';
-import { isObject } from './json-rpc.js';
-import type { JsonValue, ProtocolShape } from './types.js';
+import { isObject } from '../json/json-rpc.js';
+import type { JsonValue, ProtocolShape } from '../types.js';
 
 /** The released stateless protocol version. */
 export const statelessVersion = '2026-07-28';
