@@ -4,7 +4,7 @@
  * semi-space = new space / 2, old space = memory − new space (integer megabytes). With the 1,024 MB default
  * that is a 51 MB semi-space, three times V8's own default, which changes how much the garbage collector
  * works on allocation-heavy paths such as a federated read. The local stack starts its runtimes with the same
- * flags, and the in-process benchmarks re-run themselves under them, so both behave like the deployed function.
+ * flags, and `npm run bench:federation` passes them on its command line, so both behave like the deployed function.
  */
 import { DEFAULT_MEMORY_SIZE_MB } from '../lib/environment.js';
 

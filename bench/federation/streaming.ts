@@ -1,7 +1,7 @@
 /**
  * Time to first source page, streaming vs plain JSON, through the whole local stack (RIC + REST v1 front +
  * DynamoDB Local), side by side in one run on the demo directory and on the synthetic fixture preset
- * (issue 4 "Must show"; DESIGN §8: prints a table and one JSON line; never a timed test).
+ * (DESIGN §8: prints a table and one JSON line; never a timed test).
  *
  * Each round sends the same stateless (2026-07-28) `bos_execute` → `list_people` call in the People context
  * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
@@ -12,7 +12,7 @@
  * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_DYNAMODB_WARMUP_MS` (default 8000; 0
  * turns the DynamoDB Local warm-up off), `BENCH_CLIENT` (`process`, the default: the client runs in a process
  * of its own, as a real client does, so its garbage collections do not pause the local front and the Runtime
- * API in the middle of a call; `inline`: in this process, as the figures of the first sessions were measured).
+ * API in the middle of a call; `inline`: in this process).
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';

@@ -16,7 +16,7 @@
  * BENCH_ONLY=streaming to run section 3 alone, BENCH_ONLY=cold to run sections 1 and 2 (with the floor) only
  * (default: all three sections).
  *
- * Targets (issue): bundle ≤ 600 KB minified, cold start ≤ 250 ms median, streaming ≤ 2× plain Node.
+ * Targets: bundle ≤ 600 KB minified, cold start ≤ 250 ms median, streaming ≤ 2× plain Node.
  * Prints a table and one JSON line. Not a test: nothing here fails a build.
  */
 import { type ChildProcess, spawn } from 'node:child_process';

@@ -6,7 +6,7 @@
  * Fairness: our side initialises ONE session before the rounds and every call reuses its id (the
  * session-ful shape's steady state: one store read + sliding refresh per call). The SDK side is
  * stateless and ignores the `mcp-session-id` header, so both sides receive byte-identical requests.
- * Target (issue): ours ≥ 1.5× the SDK's req/s with a lower p99. Not a test: nothing here fails a build.
+ * Target: ours ≥ 1.5× the SDK's req/s with a lower p99. Not a test: nothing here fails a build.
  *
  * Knobs: BENCH_DURATION (s per round, 5), BENCH_ROUNDS (3), BENCH_CONNECTIONS (16).
  */
