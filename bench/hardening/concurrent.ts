@@ -33,6 +33,8 @@ function headers(token: string, method: string, name?: string): Record<string, s
 
 interface StreamOutcome {
   status: number;
+  /** The answer's start when it was not a stream (an error answer), to say why. */
+  refusal?: string;
   finalFrame: boolean;
   frames: number;
   ms: number;
@@ -72,7 +74,15 @@ async function streamedRead(url: string, token: string, id: number): Promise<Str
   } catch {
     finalFrame = false;
   }
-  return { status: response.status, finalFrame, frames: frames.length, ms: performance.now() - startedAt };
+  return {
+    status: response.status,
+    ...(response.status !== 200 && {
+      refusal: `${response.headers.get('www-authenticate') ?? ''} ${text.slice(0, 160)}`,
+    }),
+    finalFrame,
+    frames: frames.length,
+    ms: performance.now() - startedAt,
+  };
 }
 
 /** One quick call; its latency and status. */
@@ -92,11 +102,16 @@ function percentile(values: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN;
 }
 
+/** Outage answers the function logged, by store (a 503 names the store that could not answer in time). */
+const outages = new Map<string, number>();
 const stack = await startStack({
   bundleDir: '.local/bench/hardening',
   poolSize: 4,
   concurrency,
-  onFunctionLog: () => undefined,
+  onFunctionLog: ({ line }) => {
+    const store = /"msg":"store unavailable".*?"store":"([^"]+)"/.exec(line)?.[1];
+    if (store !== undefined) outages.set(store, (outages.get(store) ?? 0) + 1);
+  },
 });
 try {
   const url = stack.url;
@@ -121,6 +136,7 @@ try {
   const ok = quickResults.filter((r) => r.status === 200).map((r) => r.ms);
   const summary = {
     streams,
+    streamsAnswered200: streamResults.filter((r) => r.status === 200).length,
     streamsWithFinalFrame: streamResults.filter((r) => r.status === 200 && r.finalFrame).length,
     streamStatuses: [...new Set(streamResults.map((r) => r.status))],
     streamP50Ms: Math.round(
@@ -137,10 +153,13 @@ try {
     environments: stack.pool.environmentCount,
     coldStarts: stack.pool.spawnCount,
     concurrency,
+    outages: Object.fromEntries(outages),
+    refusals: [...new Set(streamResults.flatMap((r) => (r.refusal === undefined ? [] : [r.refusal])))],
     wallMs: Math.round(wallMs),
   };
   const rows: [string, string][] = [
-    ['streamed reads with their final frame', `${summary.streamsWithFinalFrame} / ${streams}`],
+    ['streamed reads answered 200', `${summary.streamsAnswered200} / ${streams}`],
+    ['... of which ended with their final frame', String(summary.streamsWithFinalFrame)],
     ['stream statuses', summary.streamStatuses.join(', ')],
     ['stream duration p50 (ms)', String(summary.streamP50Ms)],
     ['quick calls answered 200', `${summary.quickOk} / ${quick}`],
@@ -148,6 +167,7 @@ try {
     ['quick call p50 (ms)', String(summary.quickP50Ms)],
     ['quick call p99 (ms)', String(summary.quickP99Ms)],
     ['execution environments / runtime starts', `${summary.environments} / ${summary.coldStarts}`],
+    ['outage answers (503) by store', JSON.stringify(summary.outages)],
     ['wall time (ms)', String(summary.wallMs)],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));
