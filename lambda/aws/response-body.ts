@@ -36,6 +36,9 @@ export class ClientStalledError extends RequestCancelledError {
   }
 }
 
+/** Largest write when a stall time is set, so a slow but steady reader shows progress between writes. */
+const PIECE_BYTES = 64 * 1024;
+
 /** Node `Readable` over a response body, with the Lambda streaming rules built in. */
 class ResponseBodyReadable extends Readable {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
@@ -43,6 +46,8 @@ class ResponseBodyReadable extends Readable {
   #primed = false;
   #ended = false;
   #tail = '\n\n';
+  /** What is left of a chunk larger than one piece. */
+  #rest: Uint8Array | undefined;
   /** Where the body is piped (the response stream), watched for write progress. */
   #destination: NodeJS.WritableStream | undefined;
   #delivered = 0;
@@ -66,6 +71,8 @@ class ResponseBodyReadable extends Readable {
       this.push('');
       return;
     }
+    const rest = this.#rest;
+    if (rest !== undefined) return this.#pushPiece(rest);
     if (this.#reader === undefined) return this.#finish();
     this.#reader.read().then(
       ({ done, value }) => {
@@ -73,12 +80,22 @@ class ResponseBodyReadable extends Readable {
         if (done) return this.#finish();
         if (value.byteLength > 0)
           this.#tail = (this.#tail + Buffer.from(value.subarray(-2)).toString('latin1')).slice(-2);
-        this.push(value);
+        this.#pushPiece(value);
       },
       (error: unknown) => {
         if (!this.destroyed) this.#fail(error);
       },
     );
+  }
+
+  /**
+   * Pushes at most {@link PIECE_BYTES} of `chunk`, keeping the rest for the next read: with a stall time set,
+   * progress is only visible between writes, so one huge write must not look like a stalled client.
+   */
+  #pushPiece(chunk: Uint8Array): void {
+    const limit = (this.#options.stallMs ?? 0) > 0 ? PIECE_BYTES : Infinity;
+    this.#rest = chunk.byteLength > limit ? chunk.subarray(limit) : undefined;
+    this.push(chunk.byteLength > limit ? chunk.subarray(0, limit) : chunk);
   }
 
   #finish(): void {

@@ -39,7 +39,9 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
 
     assert.equal(timedOut.status, 502);
     assert.deepEqual(JSON.parse(timedOut.body), { message: 'Internal server error' });
-    assert.equal(stack.pool.spawnCount, spawnsBefore + 1, 'a fresh runtime replaced the killed one');
+    // The killed environment is replaced; the next invocation may also get an environment of its own if it
+    // arrives before the kill is observed (as on Lambda, where a timed-out environment is never reused).
+    assert.ok(stack.pool.spawnCount > spawnsBefore, 'a fresh runtime replaced the killed one');
     assert.equal(next.status, 200);
     assert.ok((JSON.parse(next.body) as { remainingMs: number }).remainingMs > 2500);
   });
