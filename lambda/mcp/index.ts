@@ -63,3 +63,4 @@ export { CHUNK_BYTES, ChunkWriter } from './json/chunk-writer.js';
 export { LazyJson } from './json/lazy-json.js';
 export type { JsonSink, Lazy } from './json/lazy-json.js';
 export { ChunkedJson, jsonChunks, writeJson } from './json/json-chunks.js';
+export * from './tasks/index.js';

@@ -26,6 +26,11 @@ import { detectHttpShape } from './http/shape.js';
 import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
 import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
+import { resolveTaskOptions } from './tasks/options.js';
+import type { TaskRef } from './tasks/options.js';
+import { runTask } from './tasks/task-runner.js';
+import { TaskService } from './tasks/task-service.js';
+import { tasksExtension } from './tasks/wire.js';
 import {
   acceptRanges,
   checkContentType,
@@ -121,6 +126,11 @@ export class McpServer {
     const tools = new ToolRegistry();
     const resources = new ResourceRegistry();
     const prompts = new PromptRegistry();
+    // Tasks need a store and at least one tool that accepts task execution (checked when advertising).
+    const taskOptions = options.tasks === undefined ? undefined : resolveTaskOptions(options.tasks);
+    const taskCapable = (): boolean =>
+      taskOptions !== undefined &&
+      tools.definitions().some((d) => (d.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
     const loggingEnabled = (): boolean =>
       resolved.loggingLevelHook !== undefined && resolved.capabilities.logging !== false;
     this.#rt = {
@@ -153,6 +163,15 @@ export class McpServer {
         ttlMs: Math.max(1, options.requestStateTtlMs ?? 300_000),
         clock,
       }),
+      tasks:
+        taskOptions === undefined
+          ? undefined
+          : new TaskService(
+              taskOptions,
+              taskOptions.launcher ?? { launch: (ref) => Promise.resolve(this.#rt.track(this.runTask(ref))) },
+              clock,
+              logger,
+            ),
       logger,
       clock,
       telemetry: options.telemetry,
@@ -165,7 +184,7 @@ export class McpServer {
             resolved.completion?.prompt !== undefined || resolved.completion?.resource !== undefined,
           logging: loggingEnabled(),
           experimental: options.experimental,
-          extensions: options.extensions,
+          extensions: taskCapable() ? { ...options.extensions, [tasksExtension]: {} } : options.extensions,
         })),
       loggingEnabled,
       track: (task) => {
@@ -185,6 +204,7 @@ export class McpServer {
       def,
       handler,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.beforeTask !== undefined && { beforeTask: options.beforeTask }),
     });
     this.#capabilities = undefined;
   }
@@ -201,6 +221,7 @@ export class McpServer {
       handler,
       options,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.beforeTask !== undefined && { beforeTask: options.beforeTask }),
     });
     this.#capabilities = undefined;
   }
@@ -219,6 +240,15 @@ export class McpServer {
   registerPrompt(def: PromptDef, handler: PromptHandler): void {
     this.#rt.prompts.add(def, handler);
     this.#capabilities = undefined;
+  }
+
+  /**
+   * Runs the next round of a stored task (a worker invocation's entry point; the in-process launcher calls
+   * it too). Resolves when the round has written its outcome; never rejects.
+   */
+  async runTask(ref: TaskRef): Promise<void> {
+    const tasks = this.#rt.tasks;
+    if (tasks !== undefined) await runTask(this.#rt, tasks, ref);
   }
 
   /** Resolves when every streaming call started so far has finished writing its stream. */

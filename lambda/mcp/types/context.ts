@@ -107,13 +107,24 @@ export interface StreamingToolOptions {
    * extension: "Disconnect cancels outstanding work") set this. @default false
    */
   cancelOnDisconnect?: boolean;
+  /** See {@link BeforeTaskHook}. */
+  beforeTask?: BeforeTaskHook;
 }
 
 /** Options for `McpServer.registerTool`. */
 export interface ToolOptions {
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
+  /** See {@link BeforeTaskHook}. */
+  beforeTask?: BeforeTaskHook;
 }
+
+/**
+ * Runs in the request before a call becomes a task. A result answers the call synchronously instead (an
+ * `input_required` result gathers input first, 2026-07-28 multi-round input); undefined creates the task,
+ * which then sees the gathered `inputResponses`.
+ */
+export type BeforeTaskHook = (args: JsonObject, ctx: McpRequestContext) => Promise<ToolResult | undefined>;
 
 export type ResourceHandler = (
   uri: string,
