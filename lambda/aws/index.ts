@@ -50,3 +50,5 @@ export { isEventStream, responseMetadata, toStreamingResult, writeResponse } fro
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
 export { encodeSseFrame } from './sse-frame.js';
 export type { SseFrame } from './sse-frame.js';
+export { DynamoDbTaskStore, INLINE_BYTES } from './dynamodb-task-store.js';
+export type { DynamoDbTaskStoreOptions } from './dynamodb-task-store.js';

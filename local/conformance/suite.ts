@@ -86,7 +86,9 @@ export async function runConformanceSuite(options: SuiteOptions): Promise<SuiteR
         'server',
         '--url',
         server.url,
-        ...(options.scenario === undefined ? ['--requirements', requirements] : ['--scenario', options.scenario]),
+        ...(options.scenario === undefined
+          ? ['--requirements', requirements]
+          : ['--scenario', options.scenario]),
         '--expected-failures',
         baselineFile,
       ],

@@ -17,7 +17,10 @@ const text = (value: string, isError = false): ToolResult => ({
 });
 
 function ask(message: string, properties: JsonObject): InputRequest {
-  return { method: 'elicitation/create', params: { message, requestedSchema: { type: 'object', properties } } };
+  return {
+    method: 'elicitation/create',
+    params: { message, requestedSchema: { type: 'object', properties } },
+  };
 }
 
 function needInput(inputRequests: Record<string, InputRequest>): ToolResult {
@@ -29,7 +32,12 @@ function accepted(ctx: McpRequestContext, key: string): JsonObject | undefined {
   const response = ctx.inputResponses?.[key];
   if (typeof response !== 'object' || response === null || Array.isArray(response)) return undefined;
   const content = response.content;
-  if (response.action !== 'accept' || typeof content !== 'object' || content === null || Array.isArray(content))
+  if (
+    response.action !== 'accept' ||
+    typeof content !== 'object' ||
+    content === null ||
+    Array.isArray(content)
+  )
     return undefined;
   return content;
 }
@@ -101,7 +109,9 @@ function registerInputTools(server: McpServer): void {
     (args, ctx) => {
       const filename = typeof args.filename === 'string' ? args.filename : '';
       if (!answered(ctx, 'confirm')) {
-        return Promise.resolve(needInput({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) }));
+        return Promise.resolve(
+          needInput({ confirm: ask(`Delete ${filename}?`, { confirm: { type: 'boolean' } }) }),
+        );
       }
       const yes = accepted(ctx, 'confirm')?.confirm === true;
       return Promise.resolve(text(yes ? `Deleted ${filename}` : `Kept ${filename}`));
@@ -118,7 +128,9 @@ function registerInputTools(server: McpServer): void {
       const keys = ['user_name', 'confirmation'];
       if (keys.every((key) => answered(ctx, key))) {
         const name = accepted(ctx, 'user_name')?.name;
-        return Promise.resolve(text(`Both answers received (${typeof name === 'string' ? name : 'no name'})`));
+        return Promise.resolve(
+          text(`Both answers received (${typeof name === 'string' ? name : 'no name'})`),
+        );
       }
       return Promise.resolve(
         needInput({

@@ -52,11 +52,14 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
   if (isTaskMethod(method)) {
     try {
       const result = await callStatelessTaskMethod(rt, headers, request, declared.clientCapabilities, {
-        ...(input.scope.invocation.principal !== undefined && { principal: input.scope.invocation.principal }),
+        ...(input.scope.invocation.principal !== undefined && {
+          principal: input.scope.invocation.principal,
+        }),
       });
       return respond.json(200, resultJson(request.id, result));
     } catch (error) {
-      if (!(error instanceof McpError)) rt.logger.error('task method failed', { method, ...describeError(error) });
+      if (!(error instanceof McpError))
+        rt.logger.error('task method failed', { method, ...describeError(error) });
       const wire = toWireError(error);
       return respond.json(statusOf(wire), errorJson(request.id, wire));
     }

@@ -123,7 +123,8 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
   if (mode === 'task' && rt.tasks !== undefined) {
     const tasks = rt.tasks;
     const hook = entry.beforeTask;
-    const early = hook === undefined ? undefined : await runTool(() => hook(rawArgs, base).then(orTask), guard);
+    const early =
+      hook === undefined ? undefined : await runTool(() => hook(rawArgs, base).then(orTask), guard);
     if (early !== undefined && !(early.ok && early.result === (TASK as unknown))) return json(early);
     const created = await createStatelessTask(rt, tasks, name, rawArgs, base);
     return respond.json(200, resultBody(request.id, created));

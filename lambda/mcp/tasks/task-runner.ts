@@ -32,7 +32,12 @@ export async function runTask(rt: Runtime, tasks: TaskService, ref: TaskRef): Pr
   }
 }
 
-async function execute(rt: Runtime, tasks: TaskService, ref: TaskRef, record: TaskRecord): Promise<ToolOutcome> {
+async function execute(
+  rt: Runtime,
+  tasks: TaskService,
+  ref: TaskRef,
+  record: TaskRecord,
+): Promise<ToolOutcome> {
   const { call } = record;
   const entry = rt.tools.get(call.tool);
   if (entry === undefined) {
@@ -52,7 +57,13 @@ async function execute(rt: Runtime, tasks: TaskService, ref: TaskRef, record: Ta
   }, tasks.options.cancelPollMs);
   const ctx = taskContext(record, controller.signal);
   const guard = {
-    ...toolRunOptions(rt, { deadline: record.deadline }, call.tool, Math.max(1, record.deadline - rt.clock()), controller),
+    ...toolRunOptions(
+      rt,
+      { deadline: record.deadline },
+      call.tool,
+      Math.max(1, record.deadline - rt.clock()),
+      controller,
+    ),
     shapeResult: call.shape === 'stateless' ? checkedResult : sessionfulToolResult,
   };
   try {
@@ -60,7 +71,8 @@ async function execute(rt: Runtime, tasks: TaskService, ref: TaskRef, record: Ta
     const progress = progressReporter(tasks, ref);
     const streaming: StreamingToolContext = {
       ...ctx,
-      progress: (done, total, message) => progress(message ?? (total === undefined ? `${done}` : `${done} of ${total}`)),
+      progress: (done, total, message) =>
+        progress(message ?? (total === undefined ? `${done}` : `${done} of ${total}`)),
       log: () => undefined,
       notify: () => undefined,
       comment: () => undefined,
@@ -105,7 +117,9 @@ function progressReporter(tasks: TaskService, ref: TaskRef): (message: string) =
       pending = undefined;
       await tasks
         .transition(ref, (current) =>
-          current.status === 'working' && current.statusMessage !== message ? { statusMessage: message } : undefined,
+          current.status === 'working' && current.statusMessage !== message
+            ? { statusMessage: message }
+            : undefined,
         )
         .catch(() => undefined);
     }
@@ -134,7 +148,11 @@ function settle(rt: Runtime, current: TaskRecord, outcome: ToolOutcome): Partial
   }
   const { resultType, inputRequests, requestState, ...result } = outcome.result;
   if (resultType !== 'input_required') {
-    return { status: 'completed', result, statusMessage: result.isError === true ? 'The tool reported an error' : 'Completed' };
+    return {
+      status: 'completed',
+      result,
+      statusMessage: result.isError === true ? 'The tool reported an error' : 'Completed',
+    };
   }
   if (!isObject(inputRequests) || Object.keys(inputRequests).length === 0) {
     return {

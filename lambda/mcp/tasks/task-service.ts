@@ -63,7 +63,8 @@ export class TaskService {
     if (requestedTtlMs !== undefined && requestedTtlMs > maxTtlMs) {
       throw new InvalidParamsError(`Invalid params: task ttl exceeds the maximum of ${maxTtlMs} ms`);
     }
-    const ttlMs = requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : defaultTtlMs;
+    const ttlMs =
+      requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : defaultTtlMs;
     const owner = ownerOf(call.principal);
     const now = this.#clock();
     if ((await store.countActive(owner, now)) >= maxActivePerPrincipal) {
