@@ -1,28 +1,10 @@
 /**
- * Public surface of the MCP runtime (`lambda/mcp`). Fetch-shaped request → `McpResponse` (a subset of the
- * Fetch `Response`, see http-message.ts); no AWS, no
- * sockets, no BOS knowledge. Store ports are interfaces here; DynamoDB implementations live in
+ * Public surface of the MCP runtime (`lambda/mcp`). Web `Request` → web `Response`; no AWS, no sockets, no BOS
+ * knowledge. Store ports are interfaces here; DynamoDB implementations live in
  * `lambda/aws`.
  */
 export type * from './types.js';
 export { McpServer } from './server.js';
-export {
-  BufferedRequest,
-  HttpHeaders,
-  isHeaderName,
-  McpResponse,
-  normaliseHeaderValue,
-  normaliseMethod,
-} from './http/http-message.js';
-export type {
-  BufferedRequestInit,
-  HeaderReader,
-  HttpRequestLike,
-  HttpResponseLike,
-  McpResponseInit,
-  ResponseContent,
-  ResponseHeaders,
-} from './http/http-message.js';
 export {
   InvalidParamsError,
   JsonRpcCode,
@@ -59,8 +41,4 @@ export { acceptsMediaType, parseAccept, parseMediaType } from './http/media-type
 export type { MediaType } from './http/media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
 export { randomId } from './ids.js';
-export { CHUNK_BYTES, ChunkWriter } from './json/chunk-writer.js';
-export { LazyJson } from './json/lazy-json.js';
-export type { JsonSink, Lazy } from './json/lazy-json.js';
-export { ChunkedJson, jsonChunks, writeJson } from './json/json-chunks.js';
 export * from './tasks/index.js';

@@ -1,12 +1,10 @@
 /**
- * Response builders (`McpResponse`, see http-message.ts). Every response carries `x-request-id` when the adapter supplied one, so the fixture
- * vectors (which pin it) and operators correlating logs see the same id. JSON bodies use exactly
+ * Response builders (web `Response`s). Every response carries `x-request-id` when the adapter supplied one, so
+ * the fixture vectors (which pin it) and operators correlating logs see the same id. JSON bodies use exactly
  * `application/json` (fixtures pin the header value).
  */
 import type { McpError } from '../errors.js';
-import { McpResponse } from './http-message.js';
 import { errorJson } from '../json/json-rpc.js';
-import type { JsonRpcBody } from '../json/json-rpc.js';
 import type { JsonRpcId } from '../types.js';
 
 export type HeaderMap = Record<string, string>;
@@ -25,18 +23,15 @@ export class Responder {
     return extra === undefined ? headers : Object.assign(headers, extra);
   }
 
-  /**
-   * A JSON response with a serialised body: one string, or chunks written as the body is read (a large tool
-   * result, which then never exists as one string). Status and headers are the same either way.
-   */
-  json(status: number, body: JsonRpcBody, extra?: HeaderMap): McpResponse {
+  /** A JSON response with a serialised body. */
+  json(status: number, body: string, extra?: HeaderMap): Response {
     const headers = this.headers(extra);
     headers['content-type'] = 'application/json';
-    return new McpResponse(typeof body === 'string' ? body : body.stream(), { status, headers });
+    return new Response(body, { status, headers });
   }
 
   /** A JSON-RPC error envelope. */
-  rpcError(status: number, id: JsonRpcId | null, error: McpError, extra?: HeaderMap): McpResponse {
+  rpcError(status: number, id: JsonRpcId | null, error: McpError, extra?: HeaderMap): Response {
     return this.json(status, errorJson(id, error), extra);
   }
 
@@ -44,20 +39,20 @@ export class Responder {
    * A non-JSON-RPC error body `{"error": message}`; fixtures pin this shape for 404 "session not found"
    * and 405 "method not allowed".
    */
-  plainError(status: number, message: string, extra?: HeaderMap): McpResponse {
+  plainError(status: number, message: string, extra?: HeaderMap): Response {
     return this.json(status, JSON.stringify({ error: message }), extra);
   }
 
   /** 202 Accepted with no body (notifications, client responses, DELETE). */
-  accepted(extra?: HeaderMap): McpResponse {
-    return new McpResponse(null, { status: 202, headers: this.headers(extra) });
+  accepted(extra?: HeaderMap): Response {
+    return new Response(null, { status: 202, headers: this.headers(extra) });
   }
 
   /**
    * 200 `text/event-stream` with the headers SSE needs through proxies and API Gateway. `sessionId` is
    * absent in the stateless shape (2026-07-28 has no sessions).
    */
-  sse(body: ReadableStream<Uint8Array>, sessionId?: string): McpResponse {
+  sse(body: ReadableStream<Uint8Array>, sessionId?: string): Response {
     const headers = this.headers({
       'content-type': 'text/event-stream',
       'cache-control': 'no-cache',
@@ -67,6 +62,6 @@ export class Responder {
       'x-accel-buffering': 'no',
     });
     if (sessionId !== undefined) headers['mcp-session-id'] = sessionId;
-    return new McpResponse(body, { status: 200, headers });
+    return new Response(body, { status: 200, headers });
   }
 }

@@ -5,7 +5,6 @@
  * session-ful shape. Header/metadata disagreements fail closed with -32020, unknown versions with -32022.
  */
 import { JsonRpcCode, McpError } from '../errors.js';
-import type { HeaderReader } from './http-message.js';
 import { isObject } from '../json/json-rpc.js';
 import type { JsonValue, ProtocolShape } from '../types.js';
 
@@ -39,7 +38,7 @@ function headerMismatch(detail: string): McpError {
  * Reads `mcp-protocol-version`. Repeated headers arrive comma-joined from `Headers.get`; distinct values
  * are a conflict (fail closed, never "first wins").
  */
-export function protocolHeader(headers: HeaderReader): { value: string | undefined; conflict: boolean } {
+export function protocolHeader(headers: Headers): { value: string | undefined; conflict: boolean } {
   const raw = headers.get('mcp-protocol-version');
   if (raw === null) return { value: undefined, conflict: false };
   if (!raw.includes(',')) return { value: raw.trim(), conflict: false };
@@ -96,33 +95,23 @@ function detectParsed(message: unknown, headers: HeaderValues | undefined): Dete
 
 /**
  * Decides the shape of a request.
- * - HTTP binding: `detectShape(headers: HeaderReader, message?)` (a web `Headers` is one) → `ShapeDecision`, failing closed on header
+ * - HTTP binding: `detectShape(headers: Headers, message?)` → `ShapeDecision`, failing closed on header
  *   conflicts/mismatches (-32020) and unknown versions (-32022). `message` is the parsed single JSON-RPC
  *   object of a POST (omit for GET/DELETE and batches, which carry no per-message metadata check).
  * - Any binding: `detectShape(parsedMessage, headers?)` → `DetectedShape` (pure, never throws).
  */
-export function detectShape(headers: HeaderReader, message?: JsonValue): ShapeDecision;
+export function detectShape(headers: Headers, message?: JsonValue): ShapeDecision;
 export function detectShape(parsedMessage: unknown, headers?: HeaderValues): DetectedShape;
 export function detectShape(
   first: unknown,
   second?: JsonValue | HeaderValues,
 ): ShapeDecision | DetectedShape {
-  if (isHeaderReader(first)) return detectHttpShape(first, second as JsonValue | undefined);
+  if (first instanceof Headers) return detectHttpShape(first, second as JsonValue | undefined);
   return detectParsed(first, isObject(second) ? (second as HeaderValues) : undefined);
 }
 
-/**
- * A `Headers`-like object (web `Headers`, `HttpHeaders`): it has a `get` method. Checked by shape, not with
- * `instanceof Headers`, which would load undici (http-message.ts); a parsed JSON message has no methods.
- */
-function isHeaderReader(value: unknown): value is HeaderReader {
-  return (
-    typeof value === 'object' && value !== null && typeof (value as { get?: unknown }).get === 'function'
-  );
-}
-
 /** The HTTP-binding decision (see `detectShape`). */
-export function detectHttpShape(headers: HeaderReader, message?: JsonValue): ShapeDecision {
+export function detectHttpShape(headers: Headers, message?: JsonValue): ShapeDecision {
   const header = protocolHeader(headers);
   if (header.conflict) {
     return { shape: 'error', error: headerMismatch('conflicting MCP-Protocol-Version header values') };

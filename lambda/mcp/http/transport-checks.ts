@@ -1,11 +1,9 @@
 /**
  * HTTP-level checks, run in a fixed fail-closed order before any JSON-RPC work (mcp-method-surface
  * "Transport + endpoint"): method → Origin → Content-Type → Accept → body size. Each check returns the
- * rejection `McpResponse`, or undefined to continue.
+ * rejection `Response`, or undefined to continue.
  */
 import { JsonRpcCode, McpError } from '../errors.js';
-import { BufferedRequest, concatBytes } from './http-message.js';
-import type { HeaderReader, HttpRequestLike, McpResponse } from './http-message.js';
 import type { Responder } from './http-responses.js';
 import { acceptsMediaType, memoize, parseAccept, parseMediaType } from './media-type.js';
 import type { MediaType } from './media-type.js';
@@ -18,17 +16,17 @@ const cachedContentType = memoize(parseMediaType);
 const noRanges: MediaType[] = [];
 
 /** Parsed `Accept` ranges of a request (empty when absent). */
-export function acceptRanges(headers: HeaderReader): MediaType[] {
+export function acceptRanges(headers: Headers): MediaType[] {
   const accept = headers.get('accept');
   return accept === null ? noRanges : cachedAccept(accept);
 }
 
-function badRequest(respond: Responder, message: string): McpResponse {
+function badRequest(respond: Responder, message: string): Response {
   return respond.rpcError(400, null, new McpError(JsonRpcCode.InvalidRequest, message));
 }
 
 /** 405 for methods other than GET, POST and DELETE. */
-export function checkMethod(method: string, respond: Responder): McpResponse | undefined {
+export function checkMethod(method: string, respond: Responder): Response | undefined {
   if (method === 'POST' || method === 'GET' || method === 'DELETE') return undefined;
   return respond.plainError(405, 'method not allowed', { allow: allowedMethods });
 }
@@ -38,10 +36,10 @@ export function checkMethod(method: string, respond: Responder): McpResponse | u
  * Origin to prevent DNS rebinding). Requests without Origin (non-browser clients) pass.
  */
 export function checkOrigin(
-  headers: HeaderReader,
+  headers: Headers,
   allowed: ReadonlySet<string>,
   respond: Responder,
-): McpResponse | undefined {
+): Response | undefined {
   const origin = headers.get('origin');
   if (origin === null || allowed.has(origin.toLowerCase())) return undefined;
   return respond.rpcError(
@@ -52,7 +50,7 @@ export function checkOrigin(
 }
 
 /** 400 unless `Content-Type` is `application/json` (parameters allowed; charset, if any, UTF-8). */
-export function checkContentType(headers: HeaderReader, respond: Responder): McpResponse | undefined {
+export function checkContentType(headers: Headers, respond: Responder): Response | undefined {
   const raw = headers.get('content-type');
   const parsed = raw === null ? undefined : cachedContentType(raw);
   const charset = parsed?.params.charset?.toLowerCase();
@@ -68,7 +66,7 @@ export function checkContentType(headers: HeaderReader, respond: Responder): Mcp
 }
 
 /** 400 unless a POST's `Accept` admits both `application/json` and `text/event-stream`. */
-export function checkPostAccept(ranges: readonly MediaType[], respond: Responder): McpResponse | undefined {
+export function checkPostAccept(ranges: readonly MediaType[], respond: Responder): Response | undefined {
   if (acceptsMediaType(ranges, 'application/json') && acceptsMediaType(ranges, 'text/event-stream')) {
     return undefined;
   }
@@ -76,13 +74,13 @@ export function checkPostAccept(ranges: readonly MediaType[], respond: Responder
 }
 
 /** 400 unless a GET's `Accept` admits `text/event-stream`. */
-export function checkGetAccept(ranges: readonly MediaType[], respond: Responder): McpResponse | undefined {
+export function checkGetAccept(ranges: readonly MediaType[], respond: Responder): Response | undefined {
   if (acceptsMediaType(ranges, 'text/event-stream')) return undefined;
   return badRequest(respond, 'Bad Request: Accept must list text/event-stream');
 }
 
 /** The outcome of reading a body under a size limit. */
-export type BodyResult = { ok: true; text: string } | { ok: false; response: McpResponse };
+export type BodyResult = { ok: true; text: string } | { ok: false; response: Response };
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
@@ -91,25 +89,15 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
  * without reading; a body without one (chunked) is read incrementally and reading stops at the limit, so
  * an oversized body is never buffered whole.
  */
-export async function readBody(
-  request: HttpRequestLike,
-  maxBytes: number,
-  respond: Responder,
-): Promise<BodyResult> {
+export async function readBody(request: Request, maxBytes: number, respond: Responder): Promise<BodyResult> {
   const tooLarge = (): BodyResult => ({
     ok: false,
     response: respond.rpcError(413, null, new McpError(JsonRpcCode.InvalidRequest, 'Request body too large')),
   });
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > maxBytes) {
-    // A buffered body holds no connection or stream open; there is nothing to cancel.
-    if (!(request instanceof BufferedRequest)) await request.body?.cancel().catch(() => undefined);
+    await request.body?.cancel().catch(() => undefined);
     return tooLarge();
-  }
-  if (request instanceof BufferedRequest) {
-    // Already whole in memory (a Lambda event): read it without building a stream.
-    const bytes = await request.bytes();
-    return bytes.byteLength > maxBytes ? tooLarge() : decodeBody(bytes);
   }
   if (request.body === null) return { ok: true, text: '' };
   if (declared !== null) {
@@ -131,7 +119,7 @@ export async function readBody(
     }
     chunks.push(value);
   }
-  return decodeBody(concatBytes(chunks, total));
+  return decodeBody(Buffer.concat(chunks, total));
 }
 
 function decodeBody(bytes: Uint8Array): BodyResult {

@@ -3,8 +3,6 @@
  * responses. Messages that cannot be answered with their own id get `id: null` (JSON-RPC 2.0 §5).
  */
 import { JsonRpcCode, McpError } from '../errors.js';
-import { ChunkedJson } from './json-chunks.js';
-import { HAS_LAZY, probeStringify } from './lazy-json.js';
 import type {
   JsonObject,
   JsonRpcErrorObject,
@@ -97,25 +95,6 @@ export function classify(value: JsonValue): ClassifiedMessage {
 /** Serialises a success response (key order: jsonrpc, id, result). */
 export function resultJson(id: JsonRpcId | null, result: JsonObject): string {
   return JSON.stringify({ jsonrpc: '2.0', id, result });
-}
-
-/** A serialised response: one string, or JSON written in bounded chunks as it is read. */
-export type JsonRpcBody = string | ChunkedJson;
-
-/**
- * A success response as `resultJson` writes it, but never built as one string when the result holds a `LazyJson`
- * (a large tool result): then it is a `ChunkedJson`. Every other result costs the one `JSON.stringify` it always
- * did (a `LazyJson` stops that call as soon as it is reached).
- */
-export function resultBody(id: JsonRpcId | null, result: JsonObject): JsonRpcBody {
-  const message: JsonObject = { jsonrpc: '2.0', id, result };
-  const text = probeStringify(message);
-  return text === HAS_LAZY ? new ChunkedJson(message) : (text ?? 'null');
-}
-
-/** The body as one string (a batch joins its responses). */
-export function bodyText(body: JsonRpcBody): string {
-  return typeof body === 'string' ? body : body.text();
 }
 
 /** Serialises an error response from a wire error. */

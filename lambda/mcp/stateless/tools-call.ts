@@ -5,11 +5,9 @@
  * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
-import type { HeaderReader, McpResponse } from '../http/http-message.js';
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, resultBody } from '../json/json-rpc.js';
-import type { JsonRpcBody } from '../json/json-rpc.js';
+import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
@@ -37,7 +35,7 @@ export interface StatelessCall {
   rt: Runtime;
   scope: RequestScope;
   respond: Responder;
-  headers: HeaderReader;
+  headers: Headers;
   request: JsonRpcRequest;
   declared: RequestMeta;
   name: string;
@@ -72,13 +70,13 @@ async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
-): Promise<{ status: number; body: JsonRpcBody }> {
+): Promise<{ status: number; body: string }> {
   const { rt, request, declared } = call;
   let error: McpError;
   if (outcome.ok) {
     try {
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
-      return { status: 200, body: resultBody(request.id, result) };
+      return { status: 200, body: resultJson(request.id, result) };
     } catch (failure) {
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
@@ -90,7 +88,7 @@ async function settle(
 }
 
 /** Runs one stateless tools/call and returns its response (JSON or SSE). */
-export async function callStatelessTool(call: StatelessCall): Promise<McpResponse> {
+export async function callStatelessTool(call: StatelessCall): Promise<Response> {
   const { rt, scope, respond, headers, request, declared, name } = call;
   const params = request.params;
   // Without a task runtime a task-augmented call is unavailable (fixture stateless-session-bound-rejections);
@@ -115,7 +113,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
     ...toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller),
     shapeResult: passThrough,
   };
-  const json = async (outcome: ToolOutcome): Promise<McpResponse> => {
+  const json = async (outcome: ToolOutcome): Promise<Response> => {
     const out = await settle(call, round, outcome);
     return respond.json(out.status, out.body);
   };
@@ -127,7 +125,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
       hook === undefined ? undefined : await runTool(() => hook(rawArgs, base).then(orTask), guard);
     if (early !== undefined && !(early.ok && early.result === (TASK as unknown))) return json(early);
     const created = await createStatelessTask(rt, tasks, name, rawArgs, base);
-    return respond.json(200, resultBody(request.id, created));
+    return respond.json(200, resultJson(request.id, created));
   }
   if (!entry.streaming) return json(await runTool(() => entry.handler(rawArgs, base), guard));
   const shouldStream =

@@ -4,7 +4,6 @@
  * `tasks/list` were removed by the extension (-32601). Every task method needs the extension declared in
  * the request's client capabilities (-32021 otherwise) and `Mcp-Name` equal to `params.taskId` (-32020).
  */
-import type { HeaderReader } from '../http/http-message.js';
 import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { ToolEntry } from '../registries/tools.js';
@@ -77,7 +76,7 @@ export function isTaskMethod(method: string): boolean {
 /** Answers a stateless `tasks/*` request: the wire `result`, or a thrown `McpError`. */
 export async function callStatelessTaskMethod(
   rt: Runtime,
-  headers: HeaderReader,
+  headers: Headers,
   request: JsonRpcRequest,
   clientCapabilities: JsonObject,
   ctx: { principal?: McpRequestContext['principal'] },
