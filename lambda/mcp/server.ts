@@ -29,7 +29,6 @@ import { resolveTaskOptions } from './tasks/options.js';
 import type { TaskRef } from './tasks/options.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
-import { tasksExtension } from './tasks/wire.js';
 import {
   acceptRanges,
   checkContentType,
@@ -183,7 +182,8 @@ export class McpServer {
             resolved.completion?.prompt !== undefined || resolved.completion?.resource !== undefined,
           logging: loggingEnabled(),
           experimental: options.experimental,
-          extensions: taskCapable() ? { ...options.extensions, [tasksExtension]: {} } : options.extensions,
+          extensions: options.extensions,
+          tasks: taskCapable(),
         })),
       loggingEnabled,
       track: (task) => {

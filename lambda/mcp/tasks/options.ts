@@ -35,11 +35,20 @@ export interface TaskRuntimeOptions {
   executionBudgetMs?: number;
   /** How often a running task re-reads its record to notice a cancellation from elsewhere. @default 1000 */
   cancelPollMs?: number;
+  /**
+   * 2025-11-25: `_meta["io.modelcontextprotocol/model-immediate-response"]` on `CreateTaskResult`, a hint
+   * for the model while the task runs. @default none
+   */
+  modelImmediateResponse?: string;
+  /** Task ids; injected for deterministic tests only. @default 128-bit CSPRNG ids */
+  newTaskId?: () => string;
 }
 
 /** `TaskRuntimeOptions` with defaults applied. */
-export type ResolvedTaskOptions = Required<Omit<TaskRuntimeOptions, 'launcher'>> &
-  Pick<TaskRuntimeOptions, 'launcher'>;
+export type ResolvedTaskOptions = Required<
+  Omit<TaskRuntimeOptions, 'launcher' | 'modelImmediateResponse' | 'newTaskId'>
+> &
+  Pick<TaskRuntimeOptions, 'launcher' | 'modelImmediateResponse' | 'newTaskId'>;
 
 const positive = (value: number | undefined, fallback: number): number =>
   typeof value === 'number' && Number.isFinite(value) && value > 0 ? Math.floor(value) : fallback;
@@ -56,5 +65,7 @@ export function resolveTaskOptions(options: TaskRuntimeOptions): ResolvedTaskOpt
     pollIntervalMs: positive(options.pollIntervalMs, 1000),
     executionBudgetMs: positive(options.executionBudgetMs, 840_000),
     cancelPollMs: positive(options.cancelPollMs, 1000),
+    modelImmediateResponse: options.modelImmediateResponse,
+    newTaskId: options.newTaskId,
   };
 }

@@ -75,7 +75,7 @@ export class TaskService {
     }
     const record: TaskRecord = {
       owner,
-      taskId: randomId(),
+      taskId: (this.options.newTaskId ?? randomId)(),
       status: 'working',
       createdAt: now,
       lastUpdatedAt: now,
