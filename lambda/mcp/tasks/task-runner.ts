@@ -98,6 +98,7 @@ function taskContext(record: TaskRecord, signal: AbortSignal): McpRequestContext
     meta: call.meta,
     accepts: () => false,
     clientCapabilities: call.clientCapabilities,
+    task: { taskId: record.taskId },
   };
   if (call.sessionId !== undefined) ctx.sessionId = call.sessionId;
   if (call.principal !== undefined) ctx.principal = call.principal;

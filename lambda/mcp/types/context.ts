@@ -35,6 +35,11 @@ export interface McpRequestContext {
   /** Client capabilities (session-ful: from initialize; stateless: from `_meta`). */
   clientCapabilities: JsonObject;
   /**
+   * Set when the call runs as a task (docs/tasks.md): there is no response stream, and a streaming tool's
+   * `progress` message becomes the task's `statusMessage`.
+   */
+  task?: { taskId: string };
+  /**
    * What the tool's `beforeStream` hook resolved to on this call (see `StreamingToolOptions.beforeStream`),
    * so a handler can use the checks the hook already made instead of repeating them. Undefined when the
    * hook did not run (the call answers JSON, or the tool has no hook) or resolved to undefined: a handler
