@@ -258,8 +258,9 @@ export class DynamoDbTaskStore implements TaskStore {
 
   async #send<T>(command: object): Promise<T> {
     try {
-      const send = this.#client.send as (command: object) => Promise<T>;
-      return await send.call(this.#client, command);
+      // One generic path for every command type; the SDK's overloads do not accept a union of commands.
+      const client = this.#client as unknown as { send(command: object): Promise<T> };
+      return await client.send(command);
     } catch (error) {
       throw unavailable(error);
     }

@@ -134,7 +134,8 @@ describe('DynamoDbTaskStore on DynamoDB Local', { timeout: 180_000 }, () => {
     const chunks = Number(raw.Item?.bodyChunks?.N);
     assert.ok(chunks >= 15, `expected the body in chunks, got ${chunks}`);
     // A smaller replacement goes inline again and the superseded chunk set is deleted.
-    assert.equal(await store.replace({ ...read!, result: { content: [] } }, 1), true);
+    assert.ok(read !== undefined);
+    assert.equal(await store.replace({ ...read, result: { content: [] } }, 1), true);
     const left = await client.send(
       new QueryCommand({
         TableName: TABLE,

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
 /** BOS federated reads as MCP 2025-11-25 tasks: same final result as the plain call, per-source status. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

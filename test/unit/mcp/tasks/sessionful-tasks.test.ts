@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument -- response bodies are untyped wire JSON */
 /** MCP 2025-11-25 tasks in the session-ful shape, through `McpServer.handle` on the in-memory store. */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
