@@ -12,6 +12,7 @@ export { fromAttributeMap, toAttributeMap } from './dynamodb-plain-value.js';
 export { DynamoDbSessionStore } from './dynamodb-session-store.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
 export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
+export { isStoreOutage, reportingOutages } from './store-outage.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
@@ -40,7 +41,5 @@ export type { RestEventParts, RestProxyEvent, ToRequestOptions } from './rest-ev
 export { isMcpRoute, matchResource } from './rest-path.js';
 export { isEventStream, responseMetadata, toStreamingResult, writeResponse } from './response-stream.js';
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
-export { encodeSseFrame } from './sse-frame.js';
-export type { SseFrame } from './sse-frame.js';
 export { DynamoDbTaskStore, INLINE_BYTES } from './dynamodb-task-store.js';
 export type { DynamoDbTaskStoreOptions } from './dynamodb-task-store.js';
