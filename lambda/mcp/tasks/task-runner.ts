@@ -149,11 +149,8 @@ function settle(rt: Runtime, current: TaskRecord, outcome: ToolOutcome): Partial
   }
   const { resultType, inputRequests, requestState, ...result } = outcome.result;
   if (resultType !== 'input_required') {
-    return {
-      status: 'completed',
-      result,
-      statusMessage: result.isError === true ? 'The tool reported an error' : 'Completed',
-    };
+    // The last progress message would be stale once the result is in.
+    return { status: 'completed', result, statusMessage: undefined };
   }
   if (!isObject(inputRequests) || Object.keys(inputRequests).length === 0) {
     return {

@@ -13,12 +13,17 @@ export const tasksExtension = 'io.modelcontextprotocol/tasks';
 /** `_meta` key relating a message to its task (2025-11-25). */
 export const relatedTaskKey = 'io.modelcontextprotocol/related-task';
 
+/** ISO 8601 in UTC, with milliseconds only when there are any (`2026-07-03T00:00:00Z`). */
+function isoTime(ms: number): string {
+  return new Date(ms).toISOString().replace('.000Z', 'Z');
+}
+
 function base(record: TaskRecord): JsonObject {
   const task: JsonObject = {
     taskId: record.taskId,
     status: record.status,
-    createdAt: new Date(record.createdAt).toISOString(),
-    lastUpdatedAt: new Date(record.lastUpdatedAt).toISOString(),
+    createdAt: isoTime(record.createdAt),
+    lastUpdatedAt: isoTime(record.lastUpdatedAt),
   };
   if (record.statusMessage !== undefined) task.statusMessage = record.statusMessage;
   return task;
