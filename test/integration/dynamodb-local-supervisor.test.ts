@@ -12,12 +12,13 @@ import { createDynamoDbClient } from '../../lambda/aws/index.js';
 import { tableSchemas } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal, DynamoDbLocalEvent } from '../../local/dynamodb-local.js';
+import { javaSuite } from '../helpers/java.js';
 
 const sessions = tableSchemas.find(
   (schema) => schema.partitionKey.name === 'sessionId' && schema.sortKey === undefined,
 );
 
-describe('supervised DynamoDB Local', { timeout: 120_000 }, () => {
+describe('supervised DynamoDB Local', javaSuite(120_000), () => {
   let db: DynamoDbLocal;
   let dataDir: string;
   const events: DynamoDbLocalEvent[] = [];

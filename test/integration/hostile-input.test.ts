@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { request } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { type LocalStack, startStack } from '../../local/stack.js';
+import { javaSuite } from '../helpers/java.js';
 
 const PATH = '/mcp/apps/bos/platform';
 
@@ -16,7 +17,7 @@ interface Raw {
   code: number | undefined;
 }
 
-describe('hostile requests through the local stack', { timeout: 180_000 }, () => {
+describe('hostile requests through the local stack', javaSuite(180_000), () => {
   let stack: LocalStack;
   let port: number;
 
