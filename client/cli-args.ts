@@ -6,7 +6,7 @@
 export const DEFAULT_URL = 'http://127.0.0.1:3000/mcp/apps/bos/platform';
 
 export const USAGE = `usage: npm run client -- [--url URL] [--token T | --token-file .local/dev-tokens.json --user dev-user]
-                     [--stateless] [--json] <command>
+                     [--stateless] [--json] [--task] <command>
 
 commands:
   discover                                         show the advertised capabilities (initialize / server/discover)
@@ -18,6 +18,8 @@ commands:
 
 --stream prints each bos/source-results/v1 event as it arrives, then the final summary.
 --json   prints JSON lines instead of text.
+--task   runs call/execute as an MCP task (session-ful shape): prints the task's status messages while it
+         runs, then its result.
 exit codes: 0 confirmed complete, 1 confirmed tool error, 2 usage/protocol error, 3 confirmed partial,
             4 no confirmed result`;
 
@@ -39,6 +41,7 @@ export interface CliArgs {
   user?: string;
   stateless: boolean;
   stream: boolean;
+  task: boolean;
   json: boolean;
   help: boolean;
   command: string | undefined;
@@ -46,7 +49,7 @@ export interface CliArgs {
 }
 
 const VALUE_OPTIONS = new Set(['--url', '--token', '--token-file', '--user']);
-const FLAG_OPTIONS = new Set(['--stateless', '--stream', '--json', '--help', '-h']);
+const FLAG_OPTIONS = new Set(['--stateless', '--stream', '--task', '--json', '--help', '-h']);
 
 /** Parses argv (without `node` and the script). */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -54,6 +57,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     url: DEFAULT_URL,
     stateless: false,
     stream: false,
+    task: false,
     json: false,
     help: false,
     command: undefined,
@@ -74,6 +78,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     } else if (FLAG_OPTIONS.has(arg)) {
       if (arg === '--stateless') args.stateless = true;
       else if (arg === '--stream') args.stream = true;
+      else if (arg === '--task') args.task = true;
       else if (arg === '--json') args.json = true;
       else args.help = true;
     } else if (arg.startsWith('--')) throw new CliUsageError(`unknown option ${arg}`);

@@ -13,6 +13,7 @@ import {
 import { readDevToken } from './dev-tokens.js';
 import { McpClientError } from './errors.js';
 import { McpHttpClient, type CallToolOptions } from './mcp-http.js';
+import { callAsTask } from './cli-task.js';
 
 /** Injected dependencies of {@link runCli}. */
 export interface CliEnvironment extends CliIo {
@@ -112,6 +113,11 @@ async function call(
   args: CliArgs,
   env: CliEnvironment,
 ): Promise<number> {
+  if (args.task) {
+    if (args.stateless || args.stream)
+      throw new CliUsageError('--task works in the session-ful shape, without --stream');
+    return callAsTask(client, name, toolArgs, args.json, env);
+  }
   const options: CallToolOptions = {
     stream: args.stream,
     onViolation: (v) => printViolation(env, args.json, v),

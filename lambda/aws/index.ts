@@ -41,3 +41,5 @@ export type { RestEventParts, RestProxyEvent, ToRequestOptions } from './rest-ev
 export { isMcpRoute, matchResource } from './rest-path.js';
 export { isEventStream, responseMetadata, toStreamingResult, writeResponse } from './response-stream.js';
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
+export { DynamoDbTaskStore, INLINE_BYTES } from './dynamodb-task-store.js';
+export type { DynamoDbTaskStoreOptions } from './dynamodb-task-store.js';

@@ -21,6 +21,9 @@ import { bosTools } from './tools/bos-tools.js';
 import type { BosToolDeps } from './tools/deps.js';
 import { directTools } from './tools/direct-tools.js';
 
+/** Tools that only list what a caller may do: fast, never worth a task. */
+const listingTools: ReadonlySet<string> = new Set(['bos_list_contexts', 'bos_list_tools']);
+
 /** Options of {@link createBosPlatform}. */
 export interface BosPlatformOptions {
   directory: Directory;
@@ -92,7 +95,11 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
   // The runtime's own tool timeout must not cut an operation short of writing its final frame.
   const timeoutMs = deps.operationTimeoutMs + deps.deadlineReserveMs + 5_000;
   for (const tool of [...bosTools(deps), ...directTools(deps)]) {
-    server.registerStreamingTool(tool.def, tool.handler, {
+    // Federated reads may also run as tasks (docs/tasks.md); the listing tools answer at once.
+    const def = listingTools.has(tool.def.name)
+      ? tool.def
+      : { ...tool.def, execution: { taskSupport: 'optional' as const } };
+    server.registerStreamingTool(def, tool.handler, {
       shouldStream: negotiatesSourceResults,
       leadingComment: SOURCE_RESULTS_EXTENSION,
       // bos/source-results/v1 has no resumability: "Disconnect cancels outstanding work".

@@ -8,10 +8,12 @@ import {
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
+  DynamoDbTaskStore,
   reportingOutages,
 } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
 import { dynamoDbClientFor } from './compose-dynamodb.js';
+import { InMemoryTaskStore } from '../mcp/index.js';
 import type { McpServerOptions } from '../mcp/index.js';
 
 /** The store-related part of `McpServerOptions`. */
@@ -23,6 +25,7 @@ export type StoreOptions = Pick<
   | 'clientReplyStore'
   | 'requestStateStore'
   | 'requestStateSecret'
+  | 'tasks'
 >;
 
 /** Builds the stores `config` names; one DynamoDB client is shared by all of them. */
@@ -31,11 +34,25 @@ export function composeStores(config: PlatformConfig): StoreOptions {
   const streamTable = config.streams.tableName;
   const secret =
     config.requestStateSecret === undefined ? {} : { requestStateSecret: config.requestStateSecret };
-  if (tableName === undefined && streamTable === undefined)
-    return { sessionTtlMinutes: config.sessions.ttlMinutes, ...secret };
+  const taskTable = config.tasks.tableName;
+  // Tasks run in this process (docs/tasks.md); without a table they live in memory like the sessions.
+  const taskOptions = { defaultTtlMs: config.tasks.ttlMinutes * 60_000 };
+  if (tableName === undefined && streamTable === undefined && taskTable === undefined)
+    return {
+      sessionTtlMinutes: config.sessions.ttlMinutes,
+      ...secret,
+      tasks: { ...taskOptions, store: new InMemoryTaskStore() },
+    };
   const client = dynamoDbClientFor(config);
   return {
     ...secret,
+    tasks: {
+      ...taskOptions,
+      store:
+        taskTable === undefined
+          ? new InMemoryTaskStore()
+          : new DynamoDbTaskStore({ client, tableName: taskTable }),
+    },
     ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
     sessionTtlMinutes: config.sessions.ttlMinutes,
     // A session's next request may land on any execution environment, so replay events and client

@@ -44,3 +44,4 @@ export { acceptsMediaType, parseAccept, parseMediaType } from './http/media-type
 export type { MediaType } from './http/media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
 export { randomId } from './ids.js';
+export * from './tasks/index.js';

@@ -7,6 +7,7 @@ import type { PendingClientRequests } from './tools/client-requests.js';
 import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
 import type { SessionManager } from './sessions/session-manager.js';
 import type { RequestStateGuard } from './stateless/request-state.js';
+import type { TaskService } from './tasks/task-service.js';
 import type { JsonObject, Logger, McpServerOptions, StreamStore, ToolTelemetryEvent } from './types.js';
 
 /** `McpServerOptions` with every default applied. */
@@ -65,6 +66,8 @@ export interface Runtime {
   clientRequests: PendingClientRequests;
   /** 2026-07-28 `requestState` issuing and redemption. */
   requestStates: RequestStateGuard;
+  /** The task runtime; undefined when the server has no task store (tasks are then never offered). */
+  tasks: TaskService | undefined;
   logger: Logger;
   clock: () => number;
   telemetry: ((event: ToolTelemetryEvent) => void) | undefined;

@@ -25,6 +25,10 @@ import { detectHttpShape } from './http/shape.js';
 import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
 import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
+import { resolveTaskOptions } from './tasks/options.js';
+import type { TaskRef } from './tasks/options.js';
+import { runTask } from './tasks/task-runner.js';
+import { TaskService } from './tasks/task-service.js';
 import {
   acceptRanges,
   checkContentType,
@@ -123,6 +127,11 @@ export class McpServer {
     const tools = new ToolRegistry();
     const resources = new ResourceRegistry();
     const prompts = new PromptRegistry();
+    // Tasks need a store and at least one tool that accepts task execution (checked when advertising).
+    const taskOptions = options.tasks === undefined ? undefined : resolveTaskOptions(options.tasks);
+    const taskCapable = (): boolean =>
+      taskOptions !== undefined &&
+      tools.definitions().some((d) => (d.execution?.taskSupport ?? 'forbidden') !== 'forbidden');
     const loggingEnabled = (): boolean =>
       resolved.loggingLevelHook !== undefined && resolved.capabilities.logging !== false;
     this.#rt = {
@@ -155,6 +164,15 @@ export class McpServer {
         ttlMs: Math.max(1, options.requestStateTtlMs ?? 300_000),
         clock,
       }),
+      tasks:
+        taskOptions === undefined
+          ? undefined
+          : new TaskService(
+              taskOptions,
+              taskOptions.launcher ?? { launch: (ref) => Promise.resolve(this.#rt.track(this.runTask(ref))) },
+              clock,
+              logger,
+            ),
       logger,
       clock,
       telemetry: options.telemetry,
@@ -168,6 +186,7 @@ export class McpServer {
           logging: loggingEnabled(),
           experimental: options.experimental,
           extensions: options.extensions,
+          tasks: taskCapable(),
         })),
       loggingEnabled,
       track: (task) => {
@@ -187,6 +206,7 @@ export class McpServer {
       def,
       handler,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.beforeTask !== undefined && { beforeTask: options.beforeTask }),
     });
     this.#capabilities = undefined;
   }
@@ -203,6 +223,7 @@ export class McpServer {
       handler,
       options,
       ...(options.timeoutMs !== undefined && { timeoutMs: options.timeoutMs }),
+      ...(options.beforeTask !== undefined && { beforeTask: options.beforeTask }),
     });
     this.#capabilities = undefined;
   }
@@ -221,6 +242,15 @@ export class McpServer {
   registerPrompt(def: PromptDef, handler: PromptHandler): void {
     this.#rt.prompts.add(def, handler);
     this.#capabilities = undefined;
+  }
+
+  /**
+   * Runs the next round of a stored task (a worker invocation's entry point; the in-process launcher calls
+   * it too). Resolves when the round has written its outcome; never rejects.
+   */
+  async runTask(ref: TaskRef): Promise<void> {
+    const tasks = this.#rt.tasks;
+    if (tasks !== undefined) await runTask(this.#rt, tasks, ref);
   }
 
   /** Resolves when every streaming call started so far has finished writing its stream. */

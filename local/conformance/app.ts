@@ -2,11 +2,12 @@
  * The conformance app: an `McpServer` carrying everything the server scenarios of
  * `@modelcontextprotocol/conformance@0.2.0-alpha.12` exercise at `--requirements 2025-11-25`.
  */
-import { McpServer } from '../../lambda/mcp/index.js';
+import { InMemoryTaskStore, McpServer } from '../../lambda/mcp/index.js';
 import type { McpServerOptions } from '../../lambda/mcp/types.js';
 import { conformanceHooks, registerConformancePrompts, registerConformanceResources } from './catalog.js';
 import { registerConformanceTools } from './tools.js';
 import { registerConformance2026 } from './tools-2026.js';
+import { registerConformanceTaskTools } from './tools-tasks.js';
 
 export interface ConformanceAppOptions {
   /**
@@ -25,6 +26,8 @@ export function createConformanceApp(options: ConformanceAppOptions): McpServer 
     name: 'bos-mcp-conformance',
     version: '0.1.0',
     allowedOrigins: options.allowedOrigins,
+    // The tasks scenarios poll every 200 ms; a task store per app (the Lambda entry passes DynamoDB's).
+    tasks: { store: new InMemoryTaskStore(), pollIntervalMs: 500, cancelPollMs: 250 },
     ...conformanceHooks(),
     ...options.overrides,
   });
@@ -32,6 +35,7 @@ export function createConformanceApp(options: ConformanceAppOptions): McpServer 
   registerConformanceResources(server);
   registerConformancePrompts(server);
   registerConformance2026(server);
+  registerConformanceTaskTools(server);
   return server;
 }
 

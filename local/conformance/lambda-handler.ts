@@ -10,6 +10,7 @@ import {
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
+  DynamoDbTaskStore,
 } from '../../lambda/aws/index.js';
 import { createRestEntry } from '../../lambda/handlers/compose-entry.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
@@ -23,12 +24,23 @@ function compose(): McpServer {
   const env = process.env;
   const tableName = env.MCP_SESSION_TABLE;
   const streamTable = env.MCP_STREAM_TABLE;
+  const taskTable = env.MCP_TASK_TABLE;
   const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
   const client = createDynamoDbClient(endpoint === undefined ? {} : { endpoint });
   return createConformanceApp({
     allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').filter((origin) => origin !== ''),
     overrides: {
       ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
+      // Tasks are polled from any environment; their rounds run where they were created or resumed.
+      ...(taskTable === undefined
+        ? {}
+        : {
+            tasks: {
+              store: new DynamoDbTaskStore({ client, tableName: taskTable }),
+              pollIntervalMs: 500,
+              cancelPollMs: 250,
+            },
+          }),
       // Replay events and client replies must reach whichever environment serves the next request.
       ...(streamTable === undefined
         ? {}

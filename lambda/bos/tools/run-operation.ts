@@ -21,7 +21,12 @@ export async function runOperation(
 ): Promise<FederationResult> {
   await deps.refreshSources?.();
   const sources = grant.sourceIds.map((id) => adapterFor(deps, id));
-  const onEvent = 'notify' in ctx && negotiatesSourceResults(ctx) ? sourceResultSink(ctx, grant) : undefined;
+  const onEvent =
+    'notify' in ctx && negotiatesSourceResults(ctx)
+      ? sourceResultSink(ctx, grant)
+      : ctx.task !== undefined && 'progress' in ctx
+        ? sourceProgress(ctx, sources.length)
+        : undefined;
 
   const result = await runFederation({
     sources,
@@ -57,6 +62,21 @@ function sourceResultSink(
   return (event) => {
     notify(sourceResultEvent(event));
     return ctx.ready?.();
+  };
+}
+
+/**
+ * A task has no stream: per-source completion becomes its status message ("4 of 6 sources complete"),
+ * which the runtime writes to the task record for `tasks/get`.
+ */
+function sourceProgress(ctx: StreamingToolContext, total: number): (event: FederationEvent) => undefined {
+  let done = 0;
+  ctx.progress(0, total, `0 of ${total} sources complete`);
+  return (event) => {
+    if (event.type === 'page') return undefined;
+    done += 1;
+    ctx.progress(done, total, `${done} of ${total} sources complete`);
+    return undefined;
   };
 }
 

@@ -20,6 +20,7 @@ import type {
   PromptResult,
   SessionRecord,
 } from '../types.js';
+import { callSessionfulTaskMethod } from '../tasks/sessionful-tasks.js';
 import { requestContext } from './context.js';
 import { loggingLevels } from './logging-levels.js';
 import type { RequestScope } from './context.js';
@@ -226,6 +227,10 @@ export async function callMethod(
       return {};
     }
     default:
+      if (method.startsWith('tasks/') && rt.tasks !== undefined) {
+        const ctx = requestContext(scope, session, request.id, params, new AbortController().signal);
+        return callSessionfulTaskMethod(rt, rt.tasks, request, ctx);
+      }
       break;
   }
   throw methodNotFound(method);

@@ -29,6 +29,7 @@ import type {
   SessionRecord,
   StreamingToolContext,
 } from '../types.js';
+import { sessionfulTaskCall } from '../tasks/sessionful-tasks.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from './context.js';
 import type { EarlyPreflight } from './early-preflight.js';
@@ -92,7 +93,12 @@ export async function callTool(
   if (!isObject(rawArgs)) throw new InvalidParamsError('Invalid params: arguments must be an object');
   const problem = await entry.validate(rawArgs);
   if (problem !== undefined) throw new InvalidParamsError(problem);
-  if (params?.task !== undefined) {
+  if (rt.tasks !== undefined) {
+    const signal = new AbortController().signal;
+    const taskCtx = requestContext(scope, session, request.id, params, signal);
+    const created = await sessionfulTaskCall(rt, rt.tasks, entry, rawArgs, params, taskCtx);
+    if (created !== undefined) return { kind: 'json', body: resultJson(request.id, created) };
+  } else if (params?.task !== undefined) {
     // No task runtime here: a task-augmented call must never fall back to a synchronous or SSE run.
     throw new InvalidParamsError('Invalid params: task-augmented tool calls are not supported');
   }

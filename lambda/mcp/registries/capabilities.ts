@@ -15,6 +15,8 @@ export interface ServedSurfaces {
   logging: boolean;
   experimental: Record<string, JsonObject> | undefined;
   extensions: Record<string, JsonObject> | undefined;
+  /** A task runtime is configured and some tool accepts task execution. */
+  tasks: boolean;
 }
 
 /** Builds the `capabilities` object. */
@@ -31,5 +33,9 @@ export function buildCapabilities(config: CapabilityConfig, served: ServedSurfac
   if (config.prompts !== false && served.prompts > 0) capabilities.prompts = {};
   if (config.completions !== false && served.completion) capabilities.completions = {};
   if (config.logging !== false && served.logging) capabilities.logging = {};
+  // The 2025-11-25 shape; 2026-07-28 discovery turns it into the `io.modelcontextprotocol/tasks` extension.
+  if (config.tools !== false && served.tasks) {
+    capabilities.tasks = { list: {}, cancel: {}, requests: { tools: { call: {} } } };
+  }
   return capabilities;
 }

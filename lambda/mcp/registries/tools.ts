@@ -3,19 +3,33 @@
  * annotations, icons, execution.taskSupport) and returned as registered by `tools/list`; the argument
  * validator is made here and compiles its schema on the tool's first call (`schema-validator.ts`).
  */
-import type { StreamingToolHandler, StreamingToolOptions, ToolDef, ToolHandler } from '../types.js';
+import type {
+  BeforeTaskHook,
+  StreamingToolHandler,
+  StreamingToolOptions,
+  ToolDef,
+  ToolHandler,
+} from '../types.js';
 import { compileValidator } from './schema-validator.js';
 import type { ArgsValidator } from './schema-validator.js';
 
 /** A registered tool. */
 export type ToolEntry =
-  | { streaming: false; def: ToolDef; handler: ToolHandler; validate: ArgsValidator; timeoutMs?: number }
+  | {
+      streaming: false;
+      def: ToolDef;
+      handler: ToolHandler;
+      validate: ArgsValidator;
+      timeoutMs?: number;
+      beforeTask?: BeforeTaskHook;
+    }
   | {
       streaming: true;
       def: ToolDef;
       handler: StreamingToolHandler;
       validate: ArgsValidator;
       timeoutMs?: number;
+      beforeTask?: BeforeTaskHook;
       options: StreamingToolOptions;
     };
 

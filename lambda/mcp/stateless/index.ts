@@ -11,6 +11,7 @@ import { classify, errorJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonObject } from '../types.js';
+import { callStatelessTaskMethod, isTaskMethod } from '../tasks/stateless-tasks.js';
 import { callStatelessMethod } from './methods.js';
 import { callStatelessTool } from './tools-call.js';
 import { checkEnvelope, checkRouting, statusOf } from './validate.js';
@@ -47,6 +48,21 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
   // Notifications change nothing in this shape (no session to mutate): accepted once valid.
   if (message.kind === 'notification') return respond.accepted();
   const request = message.message;
+  if (isTaskMethod(method)) {
+    try {
+      const result = await callStatelessTaskMethod(rt, headers, request, declared.clientCapabilities, {
+        ...(input.scope.invocation.principal !== undefined && {
+          principal: input.scope.invocation.principal,
+        }),
+      });
+      return respond.json(200, resultJson(request.id, result));
+    } catch (error) {
+      if (!(error instanceof McpError))
+        rt.logger.error('task method failed', { method, ...describeError(error) });
+      const wire = toWireError(error);
+      return respond.json(statusOf(wire), errorJson(request.id, wire));
+    }
+  }
   const routing = checkRouting(headers, method, params);
   if (routing instanceof McpError) return respond.rpcError(statusOf(routing), id, routing);
   try {

@@ -14,6 +14,7 @@ import { promptArguments } from '../registries/index.js';
 import type { CacheSurface, Runtime } from '../runtime.js';
 import { supportedVersions } from '../http/shape.js';
 import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
+import { tasksExtension } from '../tasks/wire.js';
 import { statelessContext } from './context.js';
 import { completeResult } from './results.js';
 import { beginRound, finishRound } from './rounds.js';
@@ -71,9 +72,13 @@ function list<T>(
   return completeResult(rt, fields, surface);
 }
 
-/** The version-aware discover result: no `tasks` capability in this shape (no task extension here). */
+/** The version-aware discover result: tasks are the `io.modelcontextprotocol/tasks` extension here. */
 function discover(rt: Runtime): JsonObject {
-  const { tasks: _tasks, ...capabilities } = rt.capabilities();
+  const { tasks, ...capabilities } = rt.capabilities();
+  if (tasks !== undefined) {
+    const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
+    capabilities.extensions = { ...extensions, [tasksExtension]: {} };
+  }
   const fields: JsonObject = { supportedVersions: [...supportedVersions], capabilities };
   if (rt.options.instructions !== undefined) fields.instructions = rt.options.instructions;
   return completeResult(rt, fields, 'serverDiscover');

@@ -21,6 +21,7 @@ import type {
   StreamingToolContext,
   ToolResult,
 } from '../types.js';
+import { createStatelessTask, statelessTaskMode } from '../tasks/stateless-tasks.js';
 import { statelessContext } from './context.js';
 import { checkParamHeaders, mirroredParams } from './headers.js';
 import { methodNotFound } from './methods.js';
@@ -92,8 +93,9 @@ async function settle(
 export async function callStatelessTool(call: StatelessCall): Promise<Response> {
   const { rt, scope, respond, headers, request, declared, name } = call;
   const params = request.params;
-  // No task extension in this shape: a task-augmented call is unavailable (fixture stateless-session-bound-rejections).
-  if (rt.options.capabilities.tools === false || params?.task !== undefined)
+  // Without a task runtime a task-augmented call is unavailable (fixture stateless-session-bound-rejections);
+  // with one, a legacy `task` param is ignored: the server decides (SEP-2663).
+  if (rt.options.capabilities.tools === false || (params?.task !== undefined && rt.tasks === undefined))
     throw methodNotFound(request.method);
   const entry = rt.tools.get(name);
   // Message pinned by fixture core-jsonrpc-error-envelope.json.
@@ -104,6 +106,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   if (mirroredError !== undefined) throw mirroredError;
   const problem = await entry.validate(rawArgs);
   if (problem !== undefined) throw new InvalidParamsError(problem);
+  const mode = statelessTaskMode(rt, entry, declared.clientCapabilities);
   const round = await beginRound(rt, scope.invocation, request.method, name, rawArgs, params);
 
   const controller = new AbortController();
@@ -120,6 +123,15 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     return respond.json(out.status, out.body);
   };
 
+  if (mode === 'task' && rt.tasks !== undefined) {
+    const tasks = rt.tasks;
+    const hook = entry.beforeTask;
+    const early =
+      hook === undefined ? undefined : await runTool(() => hook(rawArgs, base).then(orTask), guard);
+    if (early !== undefined && !(early.ok && early.result === (TASK as unknown))) return json(early);
+    const created = await createStatelessTask(rt, tasks, name, rawArgs, base);
+    return respond.json(200, resultJson(request.id, created));
+  }
   if (!entry.streaming) return json(await runTool(() => entry.handler(rawArgs, base), guard));
   const shouldStream =
     entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
@@ -141,6 +153,13 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   );
   rt.track(work);
   return respond.sse(sse.body);
+}
+
+/** What a `beforeTask` hook's "go ahead" becomes inside `runTool`, so one guard covers the hook. */
+const TASK = { content: [] } as ToolResult;
+
+function orTask(result: ToolResult | undefined): ToolResult {
+  return result ?? TASK;
 }
 
 function noServerRequests(): Promise<JsonObject> {

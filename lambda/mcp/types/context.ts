@@ -35,6 +35,11 @@ export interface McpRequestContext {
   /** Client capabilities (session-ful: from initialize; stateless: from `_meta`). */
   clientCapabilities: JsonObject;
   /**
+   * Set when the call runs as a task (docs/tasks.md): there is no response stream, and a streaming tool's
+   * `progress` message becomes the task's `statusMessage`.
+   */
+  task?: { taskId: string };
+  /**
    * What the tool's `beforeStream` hook resolved to on this call (see `StreamingToolOptions.beforeStream`),
    * so a handler can use the checks the hook already made instead of repeating them. Undefined when the
    * hook did not run (the call answers JSON, or the tool has no hook) or resolved to undefined: a handler
@@ -107,13 +112,24 @@ export interface StreamingToolOptions {
    * extension: "Disconnect cancels outstanding work") set this. @default false
    */
   cancelOnDisconnect?: boolean;
+  /** See {@link BeforeTaskHook}. */
+  beforeTask?: BeforeTaskHook;
 }
 
 /** Options for `McpServer.registerTool`. */
 export interface ToolOptions {
   /** Per-tool timeout overriding `McpServerOptions.toolTimeoutMs`. */
   timeoutMs?: number;
+  /** See {@link BeforeTaskHook}. */
+  beforeTask?: BeforeTaskHook;
 }
+
+/**
+ * Runs in the request before a call becomes a task. A result answers the call synchronously instead (an
+ * `input_required` result gathers input first, 2026-07-28 multi-round input); undefined creates the task,
+ * which then sees the gathered `inputResponses`.
+ */
+export type BeforeTaskHook = (args: JsonObject, ctx: McpRequestContext) => Promise<ToolResult | undefined>;
 
 export type ResourceHandler = (
   uri: string,

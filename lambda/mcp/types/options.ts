@@ -2,6 +2,7 @@
 import type { JsonObject, LoggingLevel } from './wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
 import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
+import type { TaskRuntimeOptions } from '../tasks/options.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
 export interface CapabilityConfig {
@@ -100,6 +101,11 @@ export interface McpServerOptions {
    * multi-instance use needs a shared (DynamoDB-backed) implementation.
    */
   requestStateStore?: RequestStateStore;
+  /**
+   * The task runtime (docs/tasks.md): tools whose `execution.taskSupport` is `optional` or `required` may
+   * then run as tasks. @default none (tasks are neither advertised nor accepted)
+   */
+  tasks?: TaskRuntimeOptions;
   completion?: { prompt?: CompletionHook; resource?: CompletionHook };
   loggingLevelHook?: (level: LoggingLevel, ctx: McpRequestContext) => Promise<void>;
   resourceSubscriptionHooks?: {

@@ -5,7 +5,7 @@
 import type { BosPlatform } from '../../../lambda/bos/index.js';
 import { createBosPlatform, createDemoDirectory, createJwtVerifier } from '../../../lambda/bos/index.js';
 import type { SourceAdapter } from '../../../lambda/federation/index.js';
-import type { McpInvocationContext } from '../../../lambda/mcp/index.js';
+import type { McpInvocationContext, McpServerOptions } from '../../../lambda/mcp/index.js';
 import { silentLogger } from '../../../lambda/mcp/index.js';
 import { createFixtureSource, DEMO_SOURCE_OPTIONS } from '../../../lambda/sources/index.js';
 import type { FixtureSourceOptions } from '../../../lambda/sources/index.js';
@@ -54,7 +54,11 @@ export interface Session {
 
 /** A platform over the demo directory and fast demo sources, with a dev issuer's inline JWKS. */
 export async function createHarness(
-  options: { sources?: Map<string, SourceAdapter>; deadlineReserveMs?: number } = {},
+  options: {
+    sources?: Map<string, SourceAdapter>;
+    deadlineReserveMs?: number;
+    tasks?: McpServerOptions['tasks'];
+  } = {},
 ): Promise<Harness> {
   const auth = await createDevAuth({ issuer: ISSUER, audience: ENDPOINT });
   const platform = createBosPlatform({
@@ -65,7 +69,12 @@ export async function createHarness(
     ...(options.deadlineReserveMs !== undefined && { deadlineReserveMs: options.deadlineReserveMs }),
     logger: silentLogger,
     clock: () => FIXED_NOW,
-    serverOptions: { name: 'bos-test', version: '0.0.0', keepaliveMs: 60_000 },
+    serverOptions: {
+      name: 'bos-test',
+      version: '0.0.0',
+      keepaliveMs: 60_000,
+      ...(options.tasks !== undefined && { tasks: options.tasks }),
+    },
   });
   return { platform, auth, session: (token) => openSession(platform, token) };
 }

@@ -1,0 +1,8 @@
+/** The task runtime's public parts: the store port, the in-memory store, options and wire helpers. */
+export { InMemoryTaskStore } from './memory-task-store.js';
+export { TaskExistsError, TaskStoreUnavailableError, terminalStatuses } from './task-store.js';
+export type { TaskCall, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store.js';
+export { resolveTaskOptions } from './options.js';
+export type { ResolvedTaskOptions, TaskLauncher, TaskRef, TaskRuntimeOptions } from './options.js';
+export { ownerOf, taskTag } from './task-service.js';
+export { relatedTaskKey, tasksExtension } from './wire.js';

@@ -1,0 +1,181 @@
+/**
+ * Runs one round of a task: loads the record, runs the tool with the stored call (principal, arguments,
+ * gathered input) under the round's deadline, and writes the outcome with compare-and-swap so a
+ * cancellation that landed meanwhile wins. While it runs it re-reads the record every `cancelPollMs` and
+ * aborts the tool's signal once the task is cancelled (cooperative cancellation across environments).
+ * A streaming tool's progress becomes the task's `statusMessage`.
+ */
+import { JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { isObject } from '../json/json-rpc.js';
+import type { Runtime } from '../runtime.js';
+import { requiredCapabilities } from '../stateless/results.js';
+import { runTool, sessionfulToolResult, toolRunOptions } from '../tools/tool-runner.js';
+import type { ToolOutcome } from '../tools/tool-runner.js';
+import type { JsonObject, McpRequestContext, StreamingToolContext, ToolResult } from '../types.js';
+import type { TaskRef } from './options.js';
+import type { TaskService } from './task-service.js';
+import type { TaskRecord } from './task-store.js';
+
+/** Runs the next round of a `working` task; does nothing for any other status. Never rejects. */
+export async function runTask(rt: Runtime, tasks: TaskService, ref: TaskRef): Promise<void> {
+  try {
+    const record = await tasks.load(ref);
+    if (record === undefined || record.status !== 'working') return;
+    const outcome = await execute(rt, tasks, ref, record);
+    await tasks.transition(ref, (current) =>
+      current.status === 'working' && current.version >= record.version
+        ? settle(rt, current, outcome)
+        : undefined,
+    );
+  } catch (error) {
+    rt.logger.error('task round failed', { error: error instanceof Error ? error.name : 'unknown' });
+  }
+}
+
+async function execute(
+  rt: Runtime,
+  tasks: TaskService,
+  ref: TaskRef,
+  record: TaskRecord,
+): Promise<ToolOutcome> {
+  const { call } = record;
+  const entry = rt.tools.get(call.tool);
+  if (entry === undefined) {
+    return { ok: false, error: new McpError(JsonRpcCode.InvalidParams, `tool not found: ${call.tool}`) };
+  }
+  const controller = new AbortController();
+  const untrack = tasks.track(ref, controller);
+  const watcher = setInterval(() => {
+    void tasks.options.store.get(ref.owner, ref.taskId).then(
+      (current) => {
+        if (current === undefined || current.status === 'cancelled') {
+          controller.abort(new RequestCancelledError('cancelled'));
+        }
+      },
+      () => undefined,
+    );
+  }, tasks.options.cancelPollMs);
+  const ctx = taskContext(record, controller.signal);
+  const guard = {
+    ...toolRunOptions(
+      rt,
+      { deadline: record.deadline },
+      call.tool,
+      Math.max(1, record.deadline - rt.clock()),
+      controller,
+    ),
+    shapeResult: call.shape === 'stateless' ? checkedResult : sessionfulToolResult,
+  };
+  try {
+    if (!entry.streaming) return await runTool(() => entry.handler(call.arguments, ctx), guard);
+    const progress = progressReporter(tasks, ref);
+    const streaming: StreamingToolContext = {
+      ...ctx,
+      progress: (done, total, message) =>
+        progress(message ?? (total === undefined ? `${done}` : `${done} of ${total}`)),
+      log: () => undefined,
+      notify: () => undefined,
+      comment: () => undefined,
+      ready: () => Promise.resolve(),
+      request: () => Promise.reject(new Error('server-to-client requests are not available inside a task')),
+    };
+    return await runTool(() => entry.handler(call.arguments, streaming), guard);
+  } finally {
+    clearInterval(watcher);
+    untrack();
+  }
+}
+
+/** The handler's view of a task round: the stored request, no stream. */
+function taskContext(record: TaskRecord, signal: AbortSignal): McpRequestContext {
+  const { call } = record;
+  const ctx: McpRequestContext = {
+    shape: call.shape,
+    protocolVersion: call.protocolVersion,
+    requestId: record.taskId,
+    signal,
+    deadline: record.deadline,
+    meta: call.meta,
+    accepts: () => false,
+    clientCapabilities: call.clientCapabilities,
+    task: { taskId: record.taskId },
+  };
+  if (call.sessionId !== undefined) ctx.sessionId = call.sessionId;
+  if (call.principal !== undefined) ctx.principal = call.principal;
+  if (call.inputResponses !== undefined) ctx.inputResponses = call.inputResponses;
+  if (call.requestState !== undefined) ctx.requestState = call.requestState;
+  return ctx;
+}
+
+/** Status messages, written one at a time; a newer message replaces a pending one. */
+function progressReporter(tasks: TaskService, ref: TaskRef): (message: string) => void {
+  let pending: string | undefined;
+  let writing = false;
+  const flush = async (): Promise<void> => {
+    writing = true;
+    while (pending !== undefined) {
+      const message = pending;
+      pending = undefined;
+      await tasks
+        .transition(ref, (current) =>
+          current.status === 'working' && current.statusMessage !== message
+            ? { statusMessage: message }
+            : undefined,
+        )
+        .catch(() => undefined);
+    }
+    writing = false;
+  };
+  return (message) => {
+    pending = message.slice(0, 500);
+    if (!writing) void flush();
+  };
+}
+
+/** 2026-07-28 results keep their multi-round fields for `settle`; anything else must have content. */
+function checkedResult(result: ToolResult): JsonObject {
+  if (!isObject(result)) throw new TypeError('tool returned no result object');
+  if (result.resultType !== 'input_required' && !Array.isArray(result.content)) {
+    throw new TypeError('tool returned a result without a content array');
+  }
+  return result;
+}
+
+/** The fields a finished round writes. */
+function settle(rt: Runtime, current: TaskRecord, outcome: ToolOutcome): Partial<TaskRecord> {
+  if (!outcome.ok) {
+    const { code, message, data } = outcome.error;
+    return { status: 'failed', error: data === undefined ? { code, message } : { code, message, data } };
+  }
+  const { resultType, inputRequests, requestState, ...result } = outcome.result;
+  if (resultType !== 'input_required') {
+    // The last progress message would be stale once the result is in.
+    return { status: 'completed', result, statusMessage: undefined };
+  }
+  if (!isObject(inputRequests) || Object.keys(inputRequests).length === 0) {
+    return {
+      status: 'failed',
+      error: { code: JsonRpcCode.InternalError, message: 'Internal error' },
+    };
+  }
+  const missing = requiredCapabilities(rt, inputRequests as never, current.call.clientCapabilities);
+  if (missing !== undefined) {
+    return {
+      status: 'failed',
+      error: {
+        code: JsonRpcCode.MissingRequiredClientCapability,
+        message: 'Missing required client capability',
+        data: { requiredCapabilities: missing },
+      },
+    };
+  }
+  return {
+    status: 'input_required',
+    statusMessage: 'Waiting for input',
+    inputRequests,
+    call: {
+      ...current.call,
+      ...(typeof requestState === 'string' ? { requestState } : { requestState: undefined }),
+    },
+  };
+}

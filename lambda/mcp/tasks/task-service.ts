@@ -1,0 +1,231 @@
+/**
+ * Task lifecycle over the `TaskStore`, shared by both protocol shapes and the worker: creation (limits,
+ * conditional put, strongly consistent read-back), scoped reads (owner, session and expiry checked on every
+ * read; a mismatch is indistinguishable from an unknown id), cancellation, input delivery, and the
+ * conditional writes a running task makes. Every write is compare-and-swap on `version`, so a terminal
+ * status written by one writer is never overwritten by another.
+ */
+import { createHash } from 'node:crypto';
+import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
+import { randomId } from '../ids.js';
+import type { Logger, Principal } from '../types.js';
+import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
+import { terminalStatuses } from './task-store.js';
+import type { TaskCall, TaskRecord, TaskStatus } from './task-store.js';
+
+/** Attempts of one read-modify-write before giving up on a hot record. */
+const MAX_ATTEMPTS = 8;
+
+/** The owner key a principal's tasks are stored under: never the raw subject. */
+export function ownerOf(principal: Principal | undefined): string {
+  if (principal === undefined) return 'anonymous';
+  return `p#${createHash('sha256').update(principal.subject).digest('hex').slice(0, 40)}`;
+}
+
+/** Who is asking: the owner key and, in the session-ful shape, the session. */
+export interface TaskScope {
+  owner: string;
+  sessionId?: string;
+}
+
+/** -32602 for an unknown, expired, or someone else's task: all three answer identically. */
+export function unknownTask(): McpError {
+  return new InvalidParamsError('Invalid params: unknown or expired taskId');
+}
+
+/** A short, non-reversible tag for logs (task ids are bearer-like and never logged whole). */
+export function taskTag(taskId: string): string {
+  return createHash('sha256').update(taskId).digest('hex').slice(0, 12);
+}
+
+/** The task runtime of one server. */
+export class TaskService {
+  readonly options: ResolvedTaskOptions;
+  readonly #launcher: TaskLauncher;
+  readonly #clock: () => number;
+  readonly #logger: Logger;
+  /** Cancellation fast path for tasks running in this process. */
+  readonly #local = new Map<string, AbortController>();
+
+  constructor(options: ResolvedTaskOptions, launcher: TaskLauncher, clock: () => number, logger: Logger) {
+    this.options = options;
+    this.#launcher = launcher;
+    this.#clock = clock;
+    this.#logger = logger;
+  }
+
+  /**
+   * Creates a `working` task and hands it to the launcher. Refuses (-32602) a TTL above the cap and a
+   * principal already at its concurrent-task cap. Resolves with the record as read back.
+   */
+  async create(call: TaskCall, requestedTtlMs?: number): Promise<TaskRecord> {
+    const { store, maxTtlMs, defaultTtlMs, maxActivePerPrincipal } = this.options;
+    if (requestedTtlMs !== undefined && requestedTtlMs > maxTtlMs) {
+      throw new InvalidParamsError(`Invalid params: task ttl exceeds the maximum of ${maxTtlMs} ms`);
+    }
+    const ttlMs =
+      requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : defaultTtlMs;
+    const owner = ownerOf(call.principal);
+    const now = this.#clock();
+    if ((await store.countActive(owner, now)) >= maxActivePerPrincipal) {
+      throw new McpError(
+        JsonRpcCode.InvalidParams,
+        `Too many active tasks: at most ${maxActivePerPrincipal} per principal; wait for one to finish or cancel one`,
+      );
+    }
+    const record: TaskRecord = {
+      owner,
+      taskId: (this.options.newTaskId ?? randomId)(),
+      status: 'working',
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs,
+      expiresAt: now + ttlMs,
+      deadline: now + this.options.executionBudgetMs,
+      pollIntervalMs: this.options.pollIntervalMs,
+      version: 0,
+      call,
+    };
+    await store.create(record);
+    // SEP-2663: no CreateTaskResult before the task is durably created and readable.
+    const stored = await store.get(owner, record.taskId);
+    if (stored === undefined) throw new Error('task not readable after create');
+    this.#audit('task created', stored);
+    await this.#launcher.launch({ owner, taskId: record.taskId });
+    return stored;
+  }
+
+  /** The caller's task, or -32602. A `working` task past its deadline is failed on the way. */
+  async read(scope: TaskScope, taskId: string): Promise<TaskRecord> {
+    const record = await this.load({ owner: scope.owner, taskId });
+    if (record === undefined || record.call.sessionId !== scope.sessionId) throw unknownTask();
+    return record;
+  }
+
+  /** Loads by reference (the worker's view): undefined when absent or expired; deadline applied. */
+  async load(ref: TaskRef): Promise<TaskRecord | undefined> {
+    const now = this.#clock();
+    const record = await this.options.store.get(ref.owner, ref.taskId);
+    if (record === undefined || record.expiresAt <= now) return undefined;
+    if (record.status === 'working' && record.deadline <= now) {
+      // The round outlived its budget: its worker died or was cut off. Lazily settle it as failed.
+      return (
+        (await this.transition(ref, (current) =>
+          current.status === 'working' && current.deadline <= now
+            ? {
+                status: 'failed',
+                statusMessage: 'The task did not finish within its execution budget',
+                error: { code: JsonRpcCode.InternalError, message: 'Task execution did not finish in time' },
+              }
+            : undefined,
+        )) ?? record
+      );
+    }
+    return record;
+  }
+
+  /** Cancels a non-terminal task (cooperatively: the running round notices). Terminal tasks are returned as-is. */
+  async cancel(scope: TaskScope, taskId: string): Promise<TaskRecord> {
+    const record = await this.read(scope, taskId);
+    if (terminalStatuses.has(record.status)) return record;
+    const ref = { owner: scope.owner, taskId };
+    const after = await this.transition(ref, (current) =>
+      terminalStatuses.has(current.status)
+        ? undefined
+        : { status: 'cancelled', statusMessage: 'Cancelled by the client' },
+    );
+    this.#local.get(localKey(ref))?.abort();
+    return after ?? (await this.read(scope, taskId));
+  }
+
+  /**
+   * Delivers input responses to an `input_required` task. Keys the task did not ask for are ignored;
+   * answered keys leave `inputRequests`; once none is pending the task goes back to `working` and runs its
+   * next round. Any other status: nothing changes (the caller acks anyway).
+   */
+  async deliver(scope: TaskScope, taskId: string, responses: Record<string, unknown>): Promise<void> {
+    await this.read(scope, taskId);
+    const ref = { owner: scope.owner, taskId };
+    const after = await this.transition(ref, (current) => {
+      if (current.status !== 'input_required' || current.inputRequests === undefined) return undefined;
+      const pending = { ...current.inputRequests };
+      const gathered = { ...current.call.inputResponses };
+      let answered = 0;
+      for (const [key, value] of Object.entries(responses)) {
+        if (!(key in pending) || value === undefined) continue;
+        gathered[key] = value as never;
+        delete pending[key];
+        answered += 1;
+      }
+      if (answered === 0) return undefined;
+      const call = { ...current.call, inputResponses: gathered };
+      if (Object.keys(pending).length > 0) return { call, inputRequests: pending };
+      return {
+        call,
+        status: 'working',
+        statusMessage: 'Resuming with the requested input',
+        inputRequests: undefined,
+        deadline: this.#clock() + this.options.executionBudgetMs,
+      };
+    });
+    if (after?.status === 'working') await this.#launcher.launch(ref);
+  }
+
+  /**
+   * Read-modify-write with compare-and-swap: `change` sees the current record and returns the fields to
+   * change (undefined: leave it). Returns the record as written, or undefined when nothing was written.
+   */
+  async transition(
+    ref: TaskRef,
+    change: (current: TaskRecord) => Partial<TaskRecord> | undefined,
+  ): Promise<TaskRecord | undefined> {
+    const { store } = this.options;
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
+      const current = await store.get(ref.owner, ref.taskId);
+      if (current === undefined) return undefined;
+      const patch = change(current);
+      if (patch === undefined) return undefined;
+      const next: TaskRecord = { ...current, ...patch, lastUpdatedAt: this.#clock() };
+      for (const key of Object.keys(patch) as (keyof TaskRecord)[]) {
+        if (patch[key] === undefined) delete next[key];
+      }
+      if (await store.replace(next, current.version)) {
+        const written = { ...next, version: current.version + 1 };
+        if (patch.status !== undefined && patch.status !== current.status) this.#onStatus(written);
+        return written;
+      }
+    }
+    throw new Error('task record kept changing under concurrent writers');
+  }
+
+  /** Registers the abort controller of a round running in this process (cancellation fast path). */
+  track(ref: TaskRef, controller: AbortController): () => void {
+    const key = localKey(ref);
+    this.#local.set(key, controller);
+    return () => {
+      if (this.#local.get(key) === controller) this.#local.delete(key);
+    };
+  }
+
+  #onStatus(record: TaskRecord): void {
+    if (record.status === 'cancelled') this.#audit('task cancelled', record);
+    else if (terminalStatuses.has(record.status)) this.#audit('task finished', record);
+  }
+
+  #audit(message: string, record: TaskRecord): void {
+    const fields: Record<string, unknown> = {
+      audit: 'task',
+      task: taskTag(record.taskId),
+      owner: record.owner.slice(0, 14),
+      tool: record.call.tool,
+      status: record.status satisfies TaskStatus,
+    };
+    if (record.status === 'failed' && record.error !== undefined) fields.code = record.error.code;
+    if (record.status === 'completed') fields.isError = record.result?.isError === true;
+    this.#logger.info(message, fields);
+  }
+}
+
+function localKey(ref: TaskRef): string {
+  return `${ref.owner}\n${ref.taskId}`;
+}
