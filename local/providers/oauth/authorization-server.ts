@@ -37,7 +37,8 @@ export interface ResourceServerSeed {
 /** Options of {@link startAuthorizationServer}. */
 export interface AuthorizationServerOptions {
   readonly clients: readonly OAuthClientSeed[];
-  readonly resources: readonly ResourceServerSeed[];
+  /** APIs known from the start; more can be added with `addResource` once their URL is known. */
+  readonly resources?: readonly ResourceServerSeed[];
   /** @default 300 */
   readonly accessTokenTtlS?: number;
   /** @default 0 (any free port) */
@@ -55,6 +56,8 @@ export interface AuthorizationServer {
   unavailable: boolean;
   /** Milliseconds the token endpoint waits before handling a request. */
   delayMs: number;
+  /** Accepts tokens requests for another API (e.g. a replay server started after this one). */
+  addResource(resource: ResourceServerSeed): void;
   close(): Promise<void>;
 }
 
@@ -71,7 +74,7 @@ export async function startAuthorizationServer(
   const ttl = options.accessTokenTtlS ?? 300;
   const { privateKey } = await generateKeyPair('RS256', { extractable: true });
   const signing = { ...(await exportJWK(privateKey)), alg: 'RS256', use: 'sig', kid: 'local-as-1' };
-  const resources = new Map(options.resources.map((r) => [r.resource, r]));
+  const resources = new Map((options.resources ?? []).map((r) => [r.resource, r]));
   const tenants = new Map(options.clients.map((c) => [c.clientId, c.tenantId]));
   const scopes = new Set(options.clients.flatMap((c) => c.scope.split(' ')).filter((s) => s !== ''));
 
@@ -84,7 +87,7 @@ export async function startAuthorizationServer(
       clientCredentials: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: (_ctx, _client, oneOf) => oneOf ?? options.resources[0]?.resource ?? issuer,
+        defaultResource: (_ctx, _client, oneOf) => oneOf ?? [...resources.keys()][0] ?? issuer,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resource) => {
           const known = resources.get(resource);
@@ -108,6 +111,7 @@ export async function startAuthorizationServer(
     tokenRequests: 0,
     unavailable: false,
     delayMs: 0,
+    addResource: (resource) => void resources.set(resource.resource, resource),
     close: async () => {
       server.closeAllConnections();
       server.close();
