@@ -6,11 +6,12 @@
  */
 import { decodeJwt } from 'jose';
 import type { JWTPayload } from 'jose';
-import { SourceError } from '../../federation/index.js';
+import { ProviderError, resolveCredential, sendHttp } from '../kernel/index.js';
 import type { ProviderCredential } from '../registry/types.js';
 import { authenticateClient, ClientCredentialError } from './client-auth.js';
 import type { BrokerOptions, ClientCredentialsOptions } from './options.js';
 import { requestToken } from './token-endpoint.js';
+import type { TokenTransport } from './token-endpoint.js';
 
 /** A token the broker holds. `claims` are read, not verified: the API that receives the token verifies it. */
 export interface BrokerToken {
@@ -35,7 +36,8 @@ export class ClientCredentialsBroker {
   readonly #options: ClientCredentialsOptions;
   readonly #credential: ProviderCredential | undefined;
   readonly #clock: () => number;
-  readonly #fetch: () => typeof fetch;
+  readonly #transport: TokenTransport;
+  readonly #allowLoopbackHttp: boolean;
   readonly #timeoutMs: number;
   readonly #maxBytes: number;
   #cached: { token: BrokerToken; refreshAt: number } | undefined;
@@ -51,15 +53,14 @@ export class ClientCredentialsBroker {
     this.#options = options;
     this.#credential = credential;
     this.#clock = brokerOptions.clock ?? Date.now;
-    const injected = brokerOptions.fetch;
-    // Looked up per request, not at construction: the Lambda path must not touch undici's globals early.
-    this.#fetch = () => injected ?? globalThis.fetch;
+    this.#transport = brokerOptions.transport ?? sendHttp;
+    this.#allowLoopbackHttp = brokerOptions.allowLoopbackHttp ?? false;
     this.#timeoutMs = brokerOptions.requestTimeoutMs ?? 10_000;
     this.#maxBytes = brokerOptions.maxResponseBytes ?? 65_536;
   }
 
   /**
-   * A token valid for a while yet: the cached one, or a fresh one. Rejects with a {@link SourceError}, or
+   * A token valid for a while yet: the cached one, or a fresh one. Rejects with a kernel `ProviderError`, or
    * with `signal.reason` once `signal` aborts.
    */
   token(signal: AbortSignal): Promise<BrokerToken> {
@@ -77,7 +78,7 @@ export class ClientCredentialsBroker {
   #start(): Refresh {
     const controller = new AbortController();
     const timer = setTimeout(
-      () => controller.abort(new SourceError('source_timeout', 'token endpoint did not answer in time')),
+      () => controller.abort(new ProviderError('source_timeout', 'deadline')),
       this.#timeoutMs,
     );
     const refresh: Refresh = {
@@ -126,18 +127,23 @@ export class ClientCredentialsBroker {
   }
 
   async #fetchToken(signal: AbortSignal): Promise<BrokerToken> {
-    const secret = await this.#secret();
+    const secret = await resolveCredential(this.#credential);
     const sentAt = this.#clock();
     let auth;
     try {
       auth = await authenticateClient(this.#options, secret, sentAt);
     } catch (error) {
       if (!(error instanceof ClientCredentialError)) throw error;
-      throw new SourceError('provider_authorization_required', error.message);
+      throw new ProviderError('provider_authorization_required', 'credential_unavailable');
     }
     this.requests += 1;
-    // On our own timeout this rejects with the SourceError the timer aborted with.
-    const issued = await requestToken(this.#options, auth, signal, this.#fetch(), this.#maxBytes);
+    // On our own timeout this rejects with the ProviderError the timer aborted with.
+    const issued = await requestToken(this.#options, auth, {
+      signal,
+      transport: this.#transport,
+      maxBodyBytes: this.#maxBytes,
+      allowLoopbackHttp: this.#allowLoopbackHttp,
+    });
     const claims = readClaims(issued.accessToken);
     const lifetime =
       issued.expiresInS !== undefined
@@ -151,30 +157,6 @@ export class ClientCredentialsBroker {
     const token: BrokerToken = { accessToken: issued.accessToken, expiresAt, claims };
     this.#cached = { token, refreshAt: expiresAt - margin };
     return token;
-  }
-
-  async #secret(): Promise<string> {
-    const credential = this.#credential;
-    if (credential === undefined)
-      throw new SourceError(
-        'provider_authorization_required',
-        'the source has no client credential configured',
-      );
-    let value: string;
-    try {
-      value = await credential.value();
-    } catch (error) {
-      throw new SourceError(
-        'provider_authorization_required',
-        `credential ${credential.name} could not be resolved`,
-        {
-          cause: error,
-        },
-      );
-    }
-    if (value === '')
-      throw new SourceError('provider_authorization_required', `credential ${credential.name} is empty`);
-    return value;
   }
 }
 

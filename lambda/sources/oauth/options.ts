@@ -3,6 +3,8 @@
  * §4.4), as its definition in the directory states it. Everything here is non-secret: the client secret or
  * private key is the source's `credential_ref`, resolved only when a token is requested.
  */
+import { isAllowedProviderUrl } from '../kernel/index.js';
+import type { HttpExchange, HttpResult } from '../kernel/index.js';
 
 /** RFC 7591 `token_endpoint_auth_method` values the broker speaks. */
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
@@ -38,8 +40,10 @@ export interface ClientCredentialsOptions {
 export interface BrokerOptions {
   /** @default Date.now */
   readonly clock?: () => number;
-  /** @default globalThis.fetch, looked up at request time */
-  readonly fetch?: typeof fetch;
+  /** @default the kernel's `sendHttp` (node:http/https; never the global fetch, see kernel/http-transport.ts) */
+  readonly transport?: (exchange: HttpExchange) => Promise<HttpResult>;
+  /** Admit a plain `http` token endpoint on a loopback host (the local stack only). @default false */
+  readonly allowLoopbackHttp?: boolean;
   /** Longest a token request may take when no caller's deadline is nearer. @default 10000 */
   readonly requestTimeoutMs?: number;
   /** Largest token response read. @default 65536 */
@@ -115,8 +119,6 @@ function text(value: unknown, at: string, problems: string[]): string | undefine
   return undefined;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
-
 /**
  * An absolute `https` URL without credentials or fragment; `http` only on a loopback host when allowed.
  * Pushes a problem naming `at` otherwise.
@@ -135,8 +137,10 @@ export function providerUrl(
     problems.push(`${at} must be an absolute URL`);
     return undefined;
   }
-  const loopbackHttp = url.protocol === 'http:' && allowHttpLoopback && LOOPBACK.has(url.hostname);
-  if (url.protocol !== 'https:' && !loopbackHttp) {
+  if (
+    url.protocol !== 'https:' &&
+    !(url.protocol === 'http:' && isAllowedProviderUrl(url, allowHttpLoopback))
+  ) {
     problems.push(`${at} must use https${allowHttpLoopback ? ' (http only on a loopback host)' : ''}`);
     return undefined;
   }

@@ -1,11 +1,12 @@
 /**
- * One client-credentials token request (RFC 6749 §4.4) and the mapping of its outcome onto the source error
- * codes (providers.md §1.3): a refused client or grant is `provider_authorization_required`, an outage is
- * `source_unavailable`. Errors carry the HTTP status and the registered OAuth error code at most — never the
- * server's `error_description`, the response body or anything sent.
+ * One client-credentials token request (RFC 6749 §4.4) on the kernel's transport, and the mapping of its
+ * outcome onto the source error codes (providers.md §1.3): a refused client, grant, scope or resource is
+ * `provider_authorization_required`, an outage `source_unavailable`. Errors are kernel
+ * {@link ProviderError}s — a code, a reason of ours and the HTTP status — never the server's
+ * `error_description`, the body or anything sent.
  */
-import { SourceError } from '../../federation/index.js';
-import { BodyTooLargeError, readBoundedText } from './bounded-body.js';
+import { assertProviderUrl, ProviderError, TransportError } from '../kernel/index.js';
+import type { HttpExchange, HttpResult } from '../kernel/index.js';
 import type { ClientAuthentication } from './client-auth.js';
 import type { ClientCredentialsOptions } from './options.js';
 
@@ -16,7 +17,10 @@ export interface IssuedToken {
   readonly expiresInS: number | undefined;
 }
 
-// RFC 6749 §5.2 error codes, and RFC 8707's, that say the client, its grant or what it asked for is refused.
+/** Sends one HTTP exchange (the kernel's `sendHttp`, or a wrapper of it in tests). */
+export type TokenTransport = (exchange: HttpExchange) => Promise<HttpResult>;
+
+// RFC 6749 §5.2 and RFC 8707 §2 error codes that say the client, its grant or what it asked for is refused.
 const REFUSALS = new Set([
   'invalid_client',
   'invalid_grant',
@@ -24,46 +28,50 @@ const REFUSALS = new Set([
   'invalid_scope',
   'invalid_target',
 ]);
-const ERROR_CODE = /^[a-z_]{1,64}$/;
 
-/** Posts the grant; resolves the token or throws a {@link SourceError} (or the signal's reason on abort). */
+/** Posts the grant; resolves the token or throws a {@link ProviderError} (the signal's reason on abort). */
 export async function requestToken(
   options: ClientCredentialsOptions,
   auth: ClientAuthentication,
-  signal: AbortSignal,
-  fetchImpl: typeof fetch,
-  maxResponseBytes: number,
+  request: {
+    signal: AbortSignal;
+    transport: TokenTransport;
+    maxBodyBytes: number;
+    allowLoopbackHttp: boolean;
+  },
 ): Promise<IssuedToken> {
+  assertProviderUrl(options.tokenUrl, request.allowLoopbackHttp);
   const form = new URLSearchParams({ grant_type: 'client_credentials', ...auth.fields });
   if (options.scopes.length > 0) form.set('scope', options.scopes.join(' '));
   if (options.resource !== undefined) form.set('resource', options.resource);
-  let response: Response;
-  let text: string;
+  const body = form.toString();
+  let result: HttpResult;
   try {
-    response = await fetchImpl(options.tokenUrl, {
+    // The transport never follows a redirect: a 3xx is refused below, so the credential goes nowhere else.
+    result = await request.transport({
+      url: options.tokenUrl,
       method: 'POST',
       headers: {
         accept: 'application/json',
         'content-type': 'application/x-www-form-urlencoded',
+        'content-length': String(Buffer.byteLength(body)),
         ...auth.headers,
       },
-      body: form.toString(),
-      // A token endpoint has no reason to redirect; following one could send the credential elsewhere.
-      redirect: 'error',
-      signal,
+      body,
+      signal: request.signal,
+      maxBodyBytes: request.maxBodyBytes,
     });
-    text = await readBoundedText(response, maxResponseBytes);
   } catch (error) {
-    if (signal.aborted) throw signal.reason;
-    const why =
-      error instanceof BodyTooLargeError ? 'answered with an oversized body' : 'could not be reached';
-    throw new SourceError('source_unavailable', `token endpoint ${why}`, { cause: nameOnly(error) });
+    if (request.signal.aborted) throw request.signal.reason;
+    if (error instanceof ProviderError) throw error;
+    const refused = error instanceof TransportError && error.code === 'ECONNREFUSED';
+    throw new ProviderError('source_unavailable', refused ? 'connection_refused' : 'connection_failed');
   }
-  const body = parseJson(text);
-  if (!response.ok) throw refusal(response.status, body);
-  const accessToken = body?.['access_token'];
-  const tokenType = body?.['token_type'];
-  const expiresIn = body?.['expires_in'];
+  const json = parseJson(result.body.toString('utf8'));
+  if (result.status < 200 || result.status >= 300) throw refusal(result.status, json);
+  const accessToken = json?.['access_token'];
+  const tokenType = json?.['token_type'];
+  const expiresIn = json?.['expires_in'];
   if (
     typeof accessToken !== 'string' ||
     !/^[\x21-\x7e]{1,16384}$/.test(accessToken) ||
@@ -72,18 +80,18 @@ export async function requestToken(
     (expiresIn !== undefined &&
       !(typeof expiresIn === 'number' && Number.isFinite(expiresIn) && expiresIn > 0))
   )
-    throw new SourceError('source_unavailable', 'token endpoint answered without a usable bearer token');
+    throw new ProviderError('source_unavailable', 'invalid_response', result.status);
   return { accessToken, expiresInS: expiresIn };
 }
 
-function refusal(status: number, body: Record<string, unknown> | undefined): SourceError {
-  const code = body?.['error'];
-  const oauthError = typeof code === 'string' && ERROR_CODE.test(code) ? code : undefined;
-  const detail = `token endpoint answered ${status}${oauthError === undefined ? '' : ` ${oauthError}`}`;
-  if (status === 401 || status === 403 || (oauthError !== undefined && REFUSALS.has(oauthError)))
-    return new SourceError('provider_authorization_required', detail);
-  if (status === 429) return new SourceError('rate_limited', detail);
-  return new SourceError('source_unavailable', detail);
+function refusal(status: number, json: Record<string, unknown> | undefined): ProviderError {
+  const code = json?.['error'];
+  if (status === 401 || status === 403 || (typeof code === 'string' && REFUSALS.has(code)))
+    return new ProviderError('provider_authorization_required', 'authorization', status);
+  if (status === 429) return new ProviderError('rate_limited', 'http_status', status);
+  if (status === 504) return new ProviderError('source_timeout', 'http_status', status);
+  if (status >= 300 && status < 400) return new ProviderError('source_unavailable', 'redirect', status);
+  return new ProviderError('source_unavailable', 'http_status', status);
 }
 
 function parseJson(text: string): Record<string, unknown> | undefined {
@@ -95,11 +103,4 @@ function parseJson(text: string): Record<string, unknown> | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The error's class name only: a network error's message may echo the request. */
-function nameOnly(error: unknown): Error {
-  const name = error instanceof Error ? error.name : typeof error;
-  const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-  return new Error(typeof code === 'string' ? `${name} ${code}` : name);
 }

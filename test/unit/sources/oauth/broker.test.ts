@@ -8,11 +8,16 @@ import { inspect } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createRemoteJWKSet, exportJWK, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { isSourceError } from '../../../../lambda/federation/index.js';
+import { sendHttp } from '../../../../lambda/sources/kernel/index.js';
 import {
   ClientCredentialsBroker,
   parseClientCredentialsOptions,
 } from '../../../../lambda/sources/oauth/index.js';
-import type { ClientCredentialsOptions } from '../../../../lambda/sources/oauth/index.js';
+import type {
+  BrokerOptions,
+  ClientCredentialsOptions,
+  TokenTransport,
+} from '../../../../lambda/sources/oauth/index.js';
 import { startAuthorizationServer } from '../../../../local/providers/oauth/authorization-server.js';
 import type { AuthorizationServer } from '../../../../local/providers/oauth/authorization-server.js';
 import { staticCredential } from './credentials.js';
@@ -63,6 +68,12 @@ const basic = () =>
 const jwtApp = () =>
   options({ client_id: 'jwt-app', auth_method: 'private_key_jwt', scopes: ['okta.users.read'] });
 const live = () => new AbortController().signal;
+const LOCAL: BrokerOptions = { allowLoopbackHttp: true };
+const brokerFor = (
+  settings: ClientCredentialsOptions,
+  credential: ConstructorParameters<typeof ClientCredentialsBroker>[1],
+  extra: BrokerOptions = {},
+) => new ClientCredentialsBroker(settings, credential, { ...LOCAL, ...extra });
 
 async function refusal(promise: Promise<unknown>): Promise<{ code: string; text: string }> {
   try {
@@ -76,7 +87,7 @@ async function refusal(promise: Promise<unknown>): Promise<{ code: string; text:
 
 describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, () => {
   it('gets a JWT access token with client_secret_basic whose audience, scope and issuer verify', async () => {
-    const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET));
+    const broker = brokerFor(basic(), staticCredential('BASIC', SECRET));
     const token = await broker.token(live());
     const { payload, protectedHeader } = await jwtVerify(
       token.accessToken,
@@ -93,7 +104,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   });
 
   it('gets a token with client_secret_post', async () => {
-    const broker = new ClientCredentialsBroker(
+    const broker = brokerFor(
       options({ client_id: 'post-app', auth_method: 'client_secret_post', scopes: ['User.Read.All'] }),
       staticCredential('POST', POST_SECRET),
     );
@@ -102,7 +113,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
 
   it('gets a token with private_key_jwt from a PKCS #8 key and from a private JWK', async () => {
     for (const key of [privatePem, privateJwk]) {
-      const broker = new ClientCredentialsBroker(jwtApp(), staticCredential('KEY', key));
+      const broker = brokerFor(jwtApp(), staticCredential('KEY', key));
       const token = await broker.token(live());
       assert.equal(token.claims?.['scope'], 'okta.users.read');
     }
@@ -110,13 +121,11 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
 
   it('sends a fresh assertion each time, and the server refuses a replayed one', async () => {
     const bodies: string[] = [];
-    const recording: typeof fetch = (input, init) => {
-      bodies.push(typeof init?.body === 'string' ? init.body : '');
-      return fetch(input, init);
+    const recording: TokenTransport = (exchange) => {
+      bodies.push(exchange.body ?? '');
+      return sendHttp(exchange);
     };
-    const broker = new ClientCredentialsBroker(jwtApp(), staticCredential('KEY', privatePem), {
-      fetch: recording,
-    });
+    const broker = brokerFor(jwtApp(), staticCredential('KEY', privatePem), { transport: recording });
     const first = await broker.token(live());
     broker.invalidate(first);
     await broker.token(live());
@@ -135,7 +144,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
 
   it('maps a wrong secret to provider_authorization_required without the secret in the error', async () => {
     const wrong = 'wrong-secret-0123456789-zyxwvutsrqp';
-    const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', wrong));
+    const broker = brokerFor(basic(), staticCredential('BASIC', wrong));
     const { code, text } = await refusal(broker.token(live()));
     assert.equal(code, 'provider_authorization_required');
     assert.ok(!text.includes(wrong) && !text.includes(SECRET), text);
@@ -144,24 +153,20 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   it('maps a key the client is not registered with to provider_authorization_required', async () => {
     const { privateKey } = await generateKeyPair('RS256', { extractable: true });
     const other = await exportPKCS8(privateKey);
-    const { code, text } = await refusal(
-      new ClientCredentialsBroker(jwtApp(), staticCredential('KEY', other)).token(live()),
-    );
+    const { code, text } = await refusal(brokerFor(jwtApp(), staticCredential('KEY', other)).token(live()));
     assert.equal(code, 'provider_authorization_required');
     assert.ok(!text.includes(other.slice(40, 80)));
   });
 
   it('maps unusable key material to provider_authorization_required without quoting it', async () => {
     const junk = '{"kty":"RSA","d":"not-a-key-material-0123456789"';
-    const { code, text } = await refusal(
-      new ClientCredentialsBroker(jwtApp(), staticCredential('KEY', junk)).token(live()),
-    );
+    const { code, text } = await refusal(brokerFor(jwtApp(), staticCredential('KEY', junk)).token(live()));
     assert.equal(code, 'provider_authorization_required');
     assert.ok(!text.includes('not-a-key-material'), text);
   });
 
   it('maps a resource the server does not serve to provider_authorization_required', async () => {
-    const broker = new ClientCredentialsBroker(
+    const broker = brokerFor(
       options({
         client_id: 'basic-app',
         auth_method: 'client_secret_basic',
@@ -174,19 +179,19 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
 
   it('maps a missing or unresolvable credential to provider_authorization_required', async () => {
     assert.equal(
-      (await refusal(new ClientCredentialsBroker(basic(), undefined).token(live()))).code,
+      (await refusal(brokerFor(basic(), undefined).token(live()))).code,
       'provider_authorization_required',
     );
     const failing = { name: 'GONE', value: () => Promise.reject(new Error('no such secret')) };
     assert.equal(
-      (await refusal(new ClientCredentialsBroker(basic(), failing).token(live()))).code,
+      (await refusal(brokerFor(basic(), failing).token(live()))).code,
       'provider_authorization_required',
     );
   });
 
   it('keeps the token until shortly before it expires, then asks again', async () => {
     let now = Date.now();
-    const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET), {
+    const broker = brokerFor(basic(), staticCredential('BASIC', SECRET), {
       clock: () => now,
     });
     const before = server.tokenRequests;
@@ -201,7 +206,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   });
 
   it('lets concurrent callers share one token request', async () => {
-    const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET));
+    const broker = brokerFor(basic(), staticCredential('BASIC', SECRET));
     const before = server.tokenRequests;
     const tokens = await Promise.all(Array.from({ length: 8 }, () => broker.token(live())));
     assert.equal(new Set(tokens.map((t) => t.accessToken)).size, 1);
@@ -212,7 +217,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   it('lets a caller give up on a slow request while another caller still gets the token', async () => {
     server.delayMs = 300;
     try {
-      const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET));
+      const broker = brokerFor(basic(), staticCredential('BASIC', SECRET));
       const quitter = new AbortController();
       const patient = broker.token(live());
       const impatient = broker.token(quitter.signal);
@@ -228,7 +233,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   it('aborts the request when its only caller gives up', async () => {
     server.delayMs = 300;
     try {
-      const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET));
+      const broker = brokerFor(basic(), staticCredential('BASIC', SECRET));
       const signal = AbortSignal.timeout(50);
       await assert.rejects(broker.token(signal), (e: Error) => e.name === 'TimeoutError');
       // The next caller starts a request of its own rather than joining the abandoned one.
@@ -243,7 +248,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   it('ends its own overlong request as source_timeout', async () => {
     server.delayMs = 400;
     try {
-      const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET), {
+      const broker = brokerFor(basic(), staticCredential('BASIC', SECRET), {
         requestTimeoutMs: 50,
       });
       assert.equal((await refusal(broker.token(live()))).code, 'source_timeout');
@@ -255,7 +260,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
   it('maps a token endpoint outage and a refused connection to source_unavailable', async () => {
     server.unavailable = true;
     try {
-      const broker = new ClientCredentialsBroker(basic(), staticCredential('BASIC', SECRET));
+      const broker = brokerFor(basic(), staticCredential('BASIC', SECRET));
       assert.equal((await refusal(broker.token(live()))).code, 'source_unavailable');
     } finally {
       server.unavailable = false;
@@ -267,11 +272,24 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
       problems,
       true,
     )!;
-    const { code, text } = await refusal(
-      new ClientCredentialsBroker(closed, staticCredential('BASIC', SECRET)).token(live()),
-    );
+    const { code, text } = await refusal(brokerFor(closed, staticCredential('BASIC', SECRET)).token(live()));
     assert.equal(code, 'source_unavailable');
     assert.ok(!text.includes(SECRET));
+  });
+});
+
+describe('ClientCredentialsBroker transport policy', () => {
+  it('refuses a plain-http token endpoint unless loopback http is allowed', async () => {
+    const broker = new ClientCredentialsBroker(
+      {
+        tokenUrl: new URL('http://127.0.0.1:9/token'),
+        clientId: 'a',
+        authMethod: 'client_secret_post',
+        scopes: [],
+      },
+      staticCredential('POST', POST_SECRET),
+    );
+    assert.equal((await refusal(broker.token(live()))).code, 'source_unavailable');
   });
 });
 
