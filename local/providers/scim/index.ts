@@ -1,0 +1,4 @@
+/** The local SCIM 2.0 server (scimmy + scimmy-routers on express 4). */
+export { startScimServer } from './server.js';
+export type { ScimServer, ScimServerOptions } from './server.js';
+export type { ScimBehaviour, ScimRequestRecord } from './behaviour.js';
