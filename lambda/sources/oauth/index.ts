@@ -15,3 +15,4 @@ export type {
   ClientAuthMethod,
   ClientCredentialsOptions,
 } from './options.js';
+export { tokenForRead } from './read-token.js';

@@ -67,6 +67,7 @@ export async function startReplayHttpServer(
           ...answer.headers,
         });
         res.end(body);
+        entry.answeredAt = Date.now();
       },
       () => {
         if (!gone()) res.writeHead(500).end();

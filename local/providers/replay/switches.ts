@@ -51,4 +51,6 @@ export interface SeenRequest {
   readonly headers: Readonly<Record<string, string | string[] | undefined>>;
   /** Set when the client went away before the answer was sent. */
   aborted: boolean;
+  /** Epoch ms the answer was written, when it was. */
+  answeredAt?: number;
 }

@@ -20,7 +20,7 @@ import type {
 } from '../../../../lambda/sources/oauth/index.js';
 import { startAuthorizationServer } from '../../../../local/providers/oauth/authorization-server.js';
 import type { AuthorizationServer } from '../../../../local/providers/oauth/authorization-server.js';
-import { staticCredential } from './credentials.js';
+import { staticCredential } from '../../../helpers/oauth-vendors.js';
 
 const RESOURCE = 'http://127.0.0.1:9/graph/';
 const SECRET = 'basic-secret-0123456789-abcdefghijklmnop';
