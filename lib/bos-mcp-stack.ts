@@ -84,14 +84,6 @@ export interface BosMcpStackProps extends StackProps {
    */
   readonly deadlineReserveMs?: number;
   /**
-   * How far V8 lets the heap grow past what survived its last full collection before the next one
-   * (`BOS_HEAP_GROWING_PERCENT`, `--heap-growing-percent`; 0 keeps V8's own factor). The function keeps it
-   * within a memory budget; the default trades some resident memory on a large federated read for fewer full
-   * collections (docs/deploy.md "Memory").
-   * @default 200
-   */
-  readonly heapGrowingPercent?: number;
-  /**
    * X-Ray tracing on the function and the API stage.
    * @default false
    */
@@ -174,7 +166,6 @@ export class BosMcpStack extends Stack {
       auth: props.auth,
       ttlMinutes: props.ttlMinutes,
       deadlineReserveMs: props.deadlineReserveMs,
-      heapGrowingPercent: props.heapGrowingPercent,
     });
     for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
 

@@ -38,13 +38,6 @@ function integer(read: ContextReader, key: string): number | undefined {
   return parsed;
 }
 
-/** Like {@link integer}, but 0 is allowed too. */
-function wholeNumber(read: ContextReader, key: string): number | undefined {
-  const value = read(key);
-  if (value === 0 || value === '0') return 0;
-  return integer(read, key);
-}
-
 function flag(read: ContextReader, key: string): boolean | undefined {
   const value = read(key);
   if (value === undefined || value === null || value === '') return undefined;
@@ -93,7 +86,7 @@ function requireHttps(key: string, value: string): string {
 /**
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
- * authJwksUrl, memorySize, heapGrowingPercent, timeoutSeconds, logRetentionDays, throttleRateLimit,
+ * authJwksUrl, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
  * throttleBurstLimit, tracing, alarmTopicArn, webAclArn, apiGatewayCloudWatchRole. See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -147,7 +140,6 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
       : {}),
     allowedOrigins: list(read, 'allowedOrigins'),
     memorySize: integer(read, 'memorySize'),
-    heapGrowingPercent: wholeNumber(read, 'heapGrowingPercent'),
     timeout: timeoutSeconds === undefined ? undefined : Duration.seconds(timeoutSeconds),
     logRetention: retention(read),
     throttling:

@@ -31,12 +31,6 @@ export const DEFAULT_TTL_MINUTES: TtlMinutes = { session: 60, stream: 60, task: 
 /** DESIGN §6 default of `BOS_DEADLINE_RESERVE_MS`. */
 export const DEFAULT_DEADLINE_RESERVE_MS = 1000;
 
-/**
- * Default of `BOS_HEAP_GROWING_PERCENT`, the function's V8 heap growing factor (docs/deploy.md "Memory"); the
- * function's own default in `lambda/aws/heap.ts` is the same figure (`test/cdk/platform-stack.test.ts`).
- */
-export const DEFAULT_HEAP_GROWING_PERCENT = 200;
-
 /** The function's memory size in MB unless configured (`memorySize`); the local stack uses it too. */
 export const DEFAULT_MEMORY_SIZE_MB = 1024;
 
@@ -53,11 +47,6 @@ export interface PlatformEnvironmentInput {
   readonly auth: AuthProps;
   readonly ttlMinutes?: Partial<TtlMinutes>;
   readonly deadlineReserveMs?: number;
-  readonly heapGrowingPercent?: number;
-}
-
-function nonNegativeInteger(name: string, value: number): string {
-  return value === 0 ? '0' : positiveInteger(name, value);
 }
 
 function positiveInteger(name: string, value: number): string {
@@ -95,10 +84,6 @@ export function platformEnvironment(input: PlatformEnvironmentInput): Record<str
     BOS_DEADLINE_RESERVE_MS: positiveInteger(
       'deadline reserve',
       input.deadlineReserveMs ?? DEFAULT_DEADLINE_RESERVE_MS,
-    ),
-    BOS_HEAP_GROWING_PERCENT: nonNegativeInteger(
-      'heap growing percent',
-      input.heapGrowingPercent ?? DEFAULT_HEAP_GROWING_PERCENT,
     ),
     AUTH_ISSUER: input.auth.issuer,
     AUTH_AUDIENCE: input.auth.audience ?? input.endpointUrl,

@@ -1,8 +1,6 @@
 /**
  * Runs esbuild for one Lambda entry with {@link lambdaBuildOptions}, plus the one fix code splitting needs and
- * the imports of `http`/`process` without Node's ESM facade (`builtin-imports.ts`: the `http` facade loads undici)
- * middy's `instanceof`-only `stream/web` import without loading web streams (`instanceof-only-web-streams.ts`),
- * and the AWS SDK's `crc32`-only `zlib` import without loading `zlib` (`lazy-zlib-crc32.ts`).
+ * the imports of `http`/`process` without Node's ESM facade (`builtin-imports.ts`).
  *
  * esbuild puts the target of an `import()` in a chunk of its own. When that target is CommonJS (Ajv is), the
  * chunk exports only `default` (the `module.exports` object), so `const { Ajv } = await import('ajv')`
@@ -18,8 +16,6 @@ import { dirname, extname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Metafile, Plugin } from 'esbuild';
 import { facadeFreeBuiltins } from './builtin-imports.js';
-import { instanceofOnlyWebStreams } from './instanceof-only-web-streams.js';
-import { lazyZlibCrc32 } from './lazy-zlib-crc32.js';
 import { lambdaBuildOptions } from './bundling.js';
 import type { LambdaBuildTarget } from './bundling.js';
 
@@ -38,7 +34,7 @@ export async function buildLambda(target: LambdaBuildTarget): Promise<Metafile> 
     ({ metafile } = await build({
       ...lambdaBuildOptions(target),
       metafile: true,
-      plugins: [commonJsDynamicImports(), facadeFreeBuiltins(), instanceofOnlyWebStreams(), lazyZlibCrc32()],
+      plugins: [commonJsDynamicImports(), facadeFreeBuiltins()],
     }));
   } catch (error) {
     throw new LambdaBundlingError(`cannot bundle ${target.entry}`, { cause: error });

@@ -1,7 +1,5 @@
 /**
- * A small bridge from `node:http` to a fetch-style handler `(Request, McpInvocationContext) => Response`
- * (any Fetch-shaped response: a web `Response`, or the runtime's `McpResponse`, whose string body is
- * written as it is).
+ * A small bridge from `node:http` to a fetch-style handler `(Request, McpInvocationContext) => Response`.
  *
  * It is the local stand-in for the REST v1 streaming adapter: the runtime sees the same web-standard
  * `Request` it gets in Lambda, and its `ReadableStream` body is written chunk by chunk with backpressure,
@@ -11,12 +9,10 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { McpResponse } from '../lambda/mcp/index.js';
-import type { HttpResponseLike } from '../lambda/mcp/index.js';
 import type { McpInvocationContext } from '../lambda/mcp/types.js';
 
 /** A fetch-style handler, the shape of `McpServer.handle`. */
-export type FetchHandler = (request: Request, ctx: McpInvocationContext) => Promise<HttpResponseLike>;
+export type FetchHandler = (request: Request, ctx: McpInvocationContext) => Promise<Response>;
 
 export interface ServeNodeOptions {
   /** Port to bind; 0 picks a free one. @default 0 */
@@ -80,7 +76,7 @@ async function serveOne(
     signal: aborter.signal,
     sourceIp: req.socket.remoteAddress,
   };
-  let response: HttpResponseLike;
+  let response: Response;
   try {
     response = await handler(toRequest(origin, req, aborter.signal), ctx);
   } catch (error) {
@@ -118,11 +114,7 @@ function toRequest(origin: string, req: IncomingMessage, signal: AbortSignal): R
 }
 
 /** Writes status, headers and the body; resolves when the response has ended. */
-async function writeResponse(
-  response: HttpResponseLike,
-  res: ServerResponse,
-  signal: AbortSignal,
-): Promise<void> {
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = value;
@@ -130,12 +122,11 @@ async function writeResponse(
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
   res.writeHead(response.status, headers);
-  const content = response instanceof McpResponse ? response.takeContent() : response.body;
-  if (content === null || typeof content === 'string' || content instanceof Uint8Array) {
-    res.end(content ?? undefined);
+  if (response.body === null) {
+    res.end();
     return;
   }
-  const reader = content.getReader();
+  const reader = response.body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
   try {

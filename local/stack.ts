@@ -5,7 +5,6 @@
  */
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
-import { DEFAULT_HEAP_GROWING_PERCENT } from '../lib/environment.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
@@ -122,7 +121,6 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       MCP_ENDPOINT: url,
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
-      BOS_HEAP_GROWING_PERCENT: String(DEFAULT_HEAP_GROWING_PERCENT),
     };
     let dynamoDbEndpoint: string | undefined;
     if (options.dynamodb ?? isPlatform) {

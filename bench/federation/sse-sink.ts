@@ -3,8 +3,8 @@
  * `bos/source-results/v1` notifier → the streaming tool context's `notify` → `SseStream` (stateless shape: no
  * stream store) → the response body, drained by a reader that only counts bytes. The sink returns
  * `ready()`, as `lambda/bos/tools/run-operation.ts` does, so the stream's backpressure is part of what is
- * measured. The final frame is built the way the platform builds it (`envelopeResult` → `resultBody`, which
- * writes a result with a lazy text block in chunks → `SseStream#finish`), and read to its last byte.
+ * measured. The final frame is built the way the platform builds it (`envelopeResult` → `resultJson` →
+ * `SseStream#finish`), and read to its last byte.
  */
 import { createSourceResultNotifier, sourceResultEvent } from '../../lambda/bos/extension/index.js';
 import type { PublicContext } from '../../lambda/bos/directory/types.js';
@@ -12,7 +12,7 @@ import { envelopeResult } from '../../lambda/bos/tools/results.js';
 import type { FederationEvent, FederationResult } from '../../lambda/federation/index.js';
 import { silentLogger } from '../../lambda/mcp/index.js';
 import type { JsonObject, McpRequestContext } from '../../lambda/mcp/index.js';
-import { resultBody } from '../../lambda/mcp/json-rpc.js';
+import { resultJson } from '../../lambda/mcp/json/json-rpc.js';
 import { SseStream } from '../../lambda/mcp/sse/index.js';
 import { toolEmitters } from '../../lambda/mcp/sse/tool-emitters.js';
 
@@ -63,9 +63,8 @@ export function createSseSink(requestId: string, context: PublicContext): SseSin
       while (chunks < frames) await new Promise((resolve) => setImmediate(resolve));
     },
     async finish(result) {
-      // The runtime serialises the tool result as it is (JSON, and the text block's LazyJson).
       const toolResult = envelopeResult(result, context, ctx) as unknown as JsonObject;
-      await sse.finish(resultBody(requestId, toolResult), requestId);
+      await sse.finish(resultJson(requestId, toolResult), requestId);
       await drained;
     },
     frames: () => frames,

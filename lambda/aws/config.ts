@@ -4,7 +4,6 @@
  * into one `ConfigError` so an operator fixes them in one deploy.
  */
 import { ConfigError } from './errors.js';
-import { DEFAULT_HEAP_GROWING_PERCENT } from './heap.js';
 
 /** One DynamoDB-backed store: its table (absent locally = in-memory) and sliding TTL. */
 export interface StoreConfig {
@@ -34,13 +33,6 @@ export interface PlatformConfig {
   directoryTable?: string;
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
-  /**
-   * `BOS_HEAP_GROWING_PERCENT`: how far V8 lets the old generation grow past what survived the last full
-   * collection before it starts the next one (`--heap-growing-percent`; 0 keeps V8's own factor). See
-   * `heap.ts` and docs/deploy.md "Memory".
-   * @default 200
-   */
-  heapGrowingPercent: number;
   auth?: AuthConfig;
   /** `AWS_ENDPOINT_URL_DYNAMODB` (DynamoDB Local); the SDK's own variable, validated here. */
   dynamoDbEndpoint?: string;
@@ -167,7 +159,6 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
-    heapGrowingPercent: reader.integer('BOS_HEAP_GROWING_PERCENT', DEFAULT_HEAP_GROWING_PERCENT, 0, 1000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
   const authConfig = auth(reader, deployed);

@@ -2,7 +2,6 @@
  * The few wire responses the adapter produces itself, before or outside the MCP runtime. Each carries a
  * JSON-RPC error with a fixed, safe message: no exception text, stack or configuration detail.
  */
-import { McpResponse } from '../mcp/index.js';
 import type { RestEventError } from './errors.js';
 import { encodeSseFrame } from './sse-frame.js';
 
@@ -17,8 +16,8 @@ function errorBody(code: number, message: string): string {
 }
 
 /** An HTTP response carrying one JSON-RPC error object. */
-export function jsonRpcErrorResponse(status: number, code: number, message: string): McpResponse {
-  return new McpResponse(errorBody(code, message), {
+export function jsonRpcErrorResponse(status: number, code: number, message: string): Response {
+  return new Response(errorBody(code, message), {
     status,
     headers: { 'content-type': 'application/json', 'cache-control': 'no-store' },
   });
@@ -29,14 +28,14 @@ export function jsonRpcErrorResponse(status: number, code: number, message: stri
  * that should hold the JSON-RPC message cannot even be recovered. Bad headers or methods make the HTTP
  * request itself invalid (-32600).
  */
-export function restEventErrorResponse(error: RestEventError): McpResponse {
+export function restEventErrorResponse(error: RestEventError): Response {
   return error.code === 'invalid_base64'
     ? jsonRpcErrorResponse(400, JSON_RPC_PARSE_ERROR, 'Parse error: invalid base64 body')
     : jsonRpcErrorResponse(400, JSON_RPC_INVALID_REQUEST, 'Invalid Request');
 }
 
 /** An unexpected failure before the first byte -> a generic HTTP 500 JSON-RPC internal error. */
-export function internalErrorResponse(): McpResponse {
+export function internalErrorResponse(): Response {
   return jsonRpcErrorResponse(500, JSON_RPC_INTERNAL_ERROR, 'Internal error');
 }
 

@@ -3,14 +3,6 @@
  * DynamoDB implementations of the runtime's store ports, and env configuration. Depends only on `mcp/`.
  */
 export { loadConfig } from './config.js';
-export {
-  applyHeapGrowing,
-  DEFAULT_HEAP_GROWING_PERCENT,
-  growingPercentFor,
-  isFullCollection,
-  oldBytesAfterLastFullCollection,
-} from './heap.js';
-export type { HeapGrowth } from './heap.js';
 export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';

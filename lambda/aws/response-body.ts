@@ -1,10 +1,9 @@
 /**
  * The body of a response as a Node `Readable` for the Lambda response stream. It is pull-based, so the
  * destination's backpressure (`write()` returning false, then 'drain') stops reads from the web stream.
- * A string or byte body (every JSON answer of the runtime) is written as it is, without a web stream.
  */
 import { Readable } from 'node:stream';
-import type { Logger, ResponseContent } from '../mcp/index.js';
+import type { Logger } from '../mcp/index.js';
 import { sseInternalErrorFrame } from './error-response.js';
 import { errorFields } from './errors.js';
 
@@ -20,19 +19,15 @@ export interface ResponseBodyOptions {
 /** Node `Readable` over a response body, with the Lambda streaming rules built in. */
 class ResponseBodyReadable extends Readable {
   readonly #reader: ReadableStreamDefaultReader<Uint8Array> | undefined;
-  /** A body held whole (string or bytes): pushed in one piece after the priming chunk. */
-  #whole: Uint8Array | undefined;
   readonly #options: ResponseBodyOptions;
   #primed = false;
   #ended = false;
   #tail = '\n\n';
 
-  constructor(body: ResponseContent, options: ResponseBodyOptions) {
+  constructor(body: ReadableStream<Uint8Array> | null, options: ResponseBodyOptions) {
     // Object mode so the empty priming chunk is delivered as a real `write('')` (byte mode drops it).
     super({ objectMode: true, highWaterMark: 1 });
-    if (typeof body === 'string') this.#whole = Buffer.from(body, 'utf8');
-    else if (body instanceof Uint8Array) this.#whole = body;
-    else this.#reader = body?.getReader();
+    this.#reader = body?.getReader();
     this.#options = options;
   }
 
@@ -44,15 +39,6 @@ class ResponseBodyReadable extends Readable {
       this.#primed = true;
       this.push('');
       return;
-    }
-    const whole = this.#whole;
-    if (whole !== undefined) {
-      this.#whole = undefined;
-      // An empty body is just the priming chunk, as an empty web stream was.
-      if (whole.byteLength > 0) {
-        this.push(whole);
-        return;
-      }
     }
     if (this.#reader === undefined) return this.#finish();
     this.#reader.read().then(
@@ -96,7 +82,10 @@ class ResponseBodyReadable extends Readable {
   }
 }
 
-/** Wraps a response body (a web stream, or a string/bytes body held whole) for the Lambda response stream. */
-export function responseBodyReadable(body: ResponseContent, options: ResponseBodyOptions): Readable {
+/** Wraps a response body for the Lambda response stream. */
+export function responseBodyReadable(
+  body: ReadableStream<Uint8Array> | null,
+  options: ResponseBodyOptions,
+): Readable {
   return new ResponseBodyReadable(body, options);
 }

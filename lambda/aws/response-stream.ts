@@ -1,5 +1,5 @@
 /**
- * Response (`McpResponse`, or any Fetch-shaped one) -> Lambda response stream (DESIGN §3 step 4): the prelude (status, headers, cookies) is decided
+ * Web `Response` -> Lambda response stream (DESIGN §3 step 4): the prelude (status, headers, cookies) is decided
  * before the first byte and written once through `awslambda.HttpResponseStream.from`; the body follows with
  * backpressure. Two entry points share the same parts: {@link toStreamingResult} for `@middy/core`'s
  * `streamifyResponse` mode (which calls `HttpResponseStream.from` and `pipeline` itself) and
@@ -7,8 +7,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { McpResponse } from '../mcp/index.js';
-import type { HttpResponseLike, Logger } from '../mcp/index.js';
+import type { Logger } from '../mcp/index.js';
 import { errorFields } from './errors.js';
 import { responseBodyReadable } from './response-body.js';
 
@@ -32,7 +31,7 @@ export function isEventStream(contentType: string | null): boolean {
  * field line combines with ", " (RFC 9110 §5.3), which is what `Headers` already did, so `multiValueHeaders`
  * is not needed.
  */
-export function responseMetadata(response: HttpResponseLike): awslambda.HttpResponseMetadata {
+export function responseMetadata(response: Response): awslambda.HttpResponseMetadata {
   // Null prototype: a response header named `__proto__` stays an ordinary field.
   const headers = Object.create(null) as Record<string, string>;
   response.headers.forEach((value, name) => {
@@ -42,10 +41,8 @@ export function responseMetadata(response: HttpResponseLike): awslambda.HttpResp
   return { statusCode: response.status, headers, ...(cookies.length > 0 ? { cookies } : {}) };
 }
 
-function bodyOf(response: HttpResponseLike, options: StreamResponseOptions): Readable {
-  // An `McpResponse` hands over its string body as it is: no web stream for a JSON answer.
-  const content = response instanceof McpResponse ? response.takeContent() : response.body;
-  return responseBodyReadable(content, {
+function bodyOf(response: Response, options: StreamResponseOptions): Readable {
+  return responseBodyReadable(response.body, {
     sse: isEventStream(response.headers.get('content-type')),
     ...options,
   });
@@ -56,10 +53,7 @@ function bodyOf(response: HttpResponseLike, options: StreamResponseOptions): Rea
  * prelude goes out even for a bodyless 202, and a failure after the first byte ends the stream with an SSE
  * JSON-RPC error frame instead of an invocation error.
  */
-export function toStreamingResult(
-  response: HttpResponseLike,
-  options: StreamResponseOptions = {},
-): StreamingResult {
+export function toStreamingResult(response: Response, options: StreamResponseOptions = {}): StreamingResult {
   return { ...responseMetadata(response), body: bodyOf(response, options) };
 }
 
@@ -68,7 +62,7 @@ export function toStreamingResult(
  * been handed over. A client that went away is not an error of ours: it fires `onAbort` and resolves.
  */
 export async function writeResponse(
-  response: HttpResponseLike,
+  response: Response,
   responseStream: Writable,
   options: StreamResponseOptions = {},
 ): Promise<void> {

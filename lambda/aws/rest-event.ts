@@ -1,13 +1,9 @@
 /**
- * API Gateway REST v1 proxy event -> Fetch-shaped request (DESIGN §3 step 2). The adapter adds no
- * protocol behaviour: it only reshapes what API Gateway sent, strictly.
- *
- * The request is the runtime's `BufferedRequest`, not a web `Request`: building one (with its `Headers`)
- * loads Node's undici, ~45 ms of a cold start (lambda/mcp/http-message.ts). It applies the same checks
- * `new Request`/`Headers.append` did, so the same events are refused with the same `RestEventError` codes.
+ * API Gateway REST v1 proxy event -> web `Request` (DESIGN §3 step 2). The adapter adds no protocol behaviour:
+ * it only reshapes what API Gateway sent, strictly; what `Headers` or `new Request` refuses becomes a
+ * `RestEventError`.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { BufferedRequest, HttpHeaders } from '../mcp/index.js';
 import { RestEventError } from './errors.js';
 import { headerMap, queryMap } from './rest-headers.js';
 import { matchResource, normaliseTrailingSlash, stripStage } from './rest-path.js';
@@ -129,12 +125,12 @@ function originFor(parts: RestEventParts, preferred: string | undefined): URL {
  * that is not a token or a value with CR/LF/NUL or a code unit above 0xFF; `invalid_event` for a method that
  * is not a token or is CONNECT/TRACE/TRACK.
  */
-export function toRequest(parts: RestEventParts, options: ToRequestOptions = {}): BufferedRequest {
+export function toRequest(parts: RestEventParts, options: ToRequestOptions = {}): Request {
   const url = originFor(parts, options.origin);
   // Assigning pathname (not `new URL(path, base)`) keeps a path like `//evil.example` from becoming a host.
   url.pathname = parts.path;
   for (const [name, values] of parts.query) for (const value of values) url.searchParams.append(name, value);
-  const headers = new HttpHeaders();
+  const headers = new Headers();
   try {
     for (const [name, values] of parts.headers) for (const value of values) headers.append(name, value);
   } catch (cause) {
@@ -142,7 +138,7 @@ export function toRequest(parts: RestEventParts, options: ToRequestOptions = {})
   }
   const hasBody = parts.body !== undefined && parts.method !== 'GET' && parts.method !== 'HEAD';
   try {
-    return new BufferedRequest(url.href, {
+    return new Request(url.href, {
       method: parts.method,
       headers,
       ...(hasBody ? { body: parts.body } : {}),
@@ -157,7 +153,7 @@ export function toRequest(parts: RestEventParts, options: ToRequestOptions = {})
 export function restEventToRequest(
   event: RestProxyEvent,
   options: ToRequestOptions = {},
-): { request: BufferedRequest; parts: RestEventParts } {
+): { request: Request; parts: RestEventParts } {
   const parts = parseRestEvent(event);
   return { request: toRequest(parts, options), parts };
 }

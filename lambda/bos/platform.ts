@@ -1,12 +1,6 @@
 import type { SourceAdapter } from '../federation/index.js';
 import { createJsonLogger, McpServer } from '../mcp/index.js';
-import type {
-  HttpRequestLike,
-  Logger,
-  McpInvocationContext,
-  McpResponse,
-  McpServerOptions,
-} from '../mcp/index.js';
+import type { Logger, McpInvocationContext, McpServerOptions } from '../mcp/index.js';
 import type { Directory } from './directory/types.js';
 import {
   DEFAULT_CONTRACT_URI,
@@ -69,7 +63,7 @@ export interface BosPlatform {
    * Serves the RFC 9728 metadata routes without authentication, authenticates everything else, then
    * delegates to `server.handle` with the caller's principal.
    */
-  handle(request: HttpRequestLike, ctx?: McpInvocationContext): Promise<McpResponse>;
+  handle(request: Request, ctx?: McpInvocationContext): Promise<Response>;
 }
 
 /** Builds the BOS platform app (DESIGN §5). */

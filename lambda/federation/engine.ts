@@ -4,7 +4,6 @@
  */
 import { FederationError } from './errors.js';
 import { federate } from './identity.js';
-import { IdentityIndex } from './identity-index.js';
 import type { FederationErrorCode } from './errors.js';
 import type { FederationEvent } from './events.js';
 import { validateOptions } from './options.js';
@@ -14,10 +13,9 @@ import { planFor } from './query-plan.js';
 import type { QueryPlan } from './query-plan.js';
 import { readSource } from './source-reader.js';
 import type { ReadOutcome } from './source-reader.js';
-import { sortResult } from './result-order.js';
 import { formatObservedAt } from './timestamps.js';
 import type { FederationMetadata, FederationResult, SourceErrorCode, SourceRef } from './types.js';
-import type { ValidatedPage } from './validate.js';
+import type { NormalizedRecord, ValidatedPage } from './validate.js';
 
 interface SourceState {
   readonly adapter: SourceAdapter;
@@ -51,8 +49,8 @@ class FederationRun {
   readonly #maxConcurrent: number;
   readonly #clock: () => number;
   readonly #startedAt: number;
-  /** Every delivered record, indexed for the final merge as it arrives. */
-  readonly #delivered = new IdentityIndex();
+  /** Every delivered record, for the final merge. */
+  readonly #delivered: NormalizedRecord[] = [];
   readonly #sinkPending = new Set<Promise<void>>();
   #next = 0;
   #running = 0;
@@ -148,13 +146,14 @@ class FederationRun {
   ): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
     if (end > start) state.contributed = true;
-    const chunk = validated.records.slice(start, end);
-    // Source-local federation (§4): a chunk none of whose records meet each other is its records, standing
-    // alone, in result order; only a chunk with a shared key or a repeat needs the full rules.
-    const federated = this.#delivered.addChunk(validated, start, end)
-      ? federate(chunk.map((_, i) => validated.member(start + i)))
-      : sortResult(chunk);
-    const page = this.#plan.publishable(chunk, federated);
+    const members: NormalizedRecord[] = [];
+    for (let i = start; i < end; i++) {
+      const member = validated.member(i);
+      members.push(member);
+      this.#delivered.push(member);
+    }
+    // Source-local federation (§4): the identity rules applied to this chunk's records only.
+    const page = this.#plan.publishable(validated.records.slice(start, end), federate(members));
     if (page.length === 0) return undefined;
     state.pageIndex++;
     return this.#emit({

@@ -29,7 +29,7 @@ function byKey(a: NormalizedRecord, b: NormalizedRecord): number {
 const byPrecedence = (a: NormalizedRecord, b: NormalizedRecord) => b.observedMs - a.observedMs || byKey(a, b);
 
 /** A total order on two versions of the same provenance key; only ties on `observed_at` need the slow part. */
-export function isNewer(candidate: NormalizedRecord, current: NormalizedRecord): boolean {
+function isNewer(candidate: NormalizedRecord, current: NormalizedRecord): boolean {
   if (candidate.observedMs !== current.observedMs) return candidate.observedMs > current.observedMs;
   return canonical(candidate) > canonical(current);
 }
@@ -55,8 +55,10 @@ export function dedupeByKey(records: readonly NormalizedRecord[]): NormalizedRec
   return out;
 }
 
-/** Union–find with path halving and union by size: near-constant time per operation, no quadratic work. */
-/** Each cluster as a record index (a singleton, most of them) or the indexes of its members. */
+/**
+ * Each cluster as a record index (a singleton, most of them) or the indexes of its members. Union–find with
+ * path halving and union by size: near-constant time per operation, no quadratic work.
+ */
 function clusters(records: readonly NormalizedRecord[]): (number | number[])[] {
   const parent = new Int32Array(records.length);
   const size = new Int32Array(records.length).fill(1);
@@ -110,16 +112,8 @@ function clusters(records: readonly NormalizedRecord[]): (number | number[])[] {
   return out;
 }
 
-/** Whether two of `members` share a non-null `pick` key. Small clusters (nearly all) compare pairwise. */
+/** Whether two of `members` share a non-null `pick` key. */
 function shares(members: readonly NormalizedRecord[], pick: (m: NormalizedRecord) => string | null): boolean {
-  if (members.length <= SMALL) {
-    for (let i = 1; i < members.length; i++) {
-      const key = pick(members[i]!);
-      if (key === null) continue;
-      for (let j = 0; j < i; j++) if (pick(members[j]!) === key) return true;
-    }
-    return false;
-  }
   const seen = new Set<string>();
   for (const m of members) {
     const key = pick(m);
@@ -136,27 +130,6 @@ function matchedOn(members: readonly NormalizedRecord[]): MatchKind[] {
   if (shares(members, (m) => m.emailKey)) kinds.push('email');
   if (shares(members, (m) => m.phoneKey)) kinds.push('phone');
   return kinds;
-}
-
-/** Clusters up to this size are sorted and compared with simple loops, without allocating. */
-export const SMALL = 8;
-
-/**
- * Sorts in place: insertion sort for small arrays (a cluster is usually 2–3 records; the built-in sort
- * allocates work arrays even for those), the built-in sort otherwise. Both are stable.
- */
-export function sortSmall<T>(items: T[], compare: (a: T, b: T) => number): T[] {
-  if (items.length > SMALL) return items.sort(compare);
-  for (let i = 1; i < items.length; i++) {
-    const item = items[i]!;
-    let j = i - 1;
-    while (j >= 0 && compare(items[j]!, item) > 0) {
-      items[j + 1] = items[j]!;
-      j--;
-    }
-    items[j + 1] = item;
-  }
-  return items;
 }
 
 /**
@@ -183,7 +156,7 @@ function mergeAttributes(ranked: readonly FederatedRecord[]): Record<string, unk
  * (`sorted`: its sources, and its ref from the first) and in precedence order (`ranked`: scalars and attributes
  * from the first member that has them), and the key kinds its members share.
  */
-export function mergedRecord(
+function mergedRecord(
   sorted: readonly FederatedRecord[],
   ranked: readonly FederatedRecord[],
   matched_on: MatchKind[],
@@ -216,8 +189,8 @@ const recordOf = (r: NormalizedRecord) => r.record;
 
 /** Merges a cluster of two or more: sources in key order, scalars and attributes by precedence (DESIGN §4). */
 export function merge(members: NormalizedRecord[]): FederatedRecord {
-  const sorted = sortSmall([...members], byKey);
-  const ranked = sortSmall(members, byPrecedence);
+  const sorted = [...members].sort(byKey);
+  const ranked = members.sort(byPrecedence);
   return mergedRecord(sorted.map(recordOf), ranked.map(recordOf), matchedOn(sorted));
 }
 

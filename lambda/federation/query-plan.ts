@@ -2,9 +2,10 @@
  * What the engine itself does per operation: `search_people` caps each source at `limit`; `get_person`
  * resolves the record_ref (adapters cannot: the ref digests a cross-source cluster's first key).
  */
-import type { IdentityIndex } from './identity-index.js';
+import { federate } from './identity.js';
 import type { SourceQuery } from './port.js';
 import type { FederatedRecord } from './types.js';
+import type { NormalizedRecord } from './validate.js';
 
 /** The engine's part of one operation. */
 export interface QueryPlan {
@@ -15,14 +16,14 @@ export interface QueryPlan {
    * holds the chunk's records as they stand alone, `page` the same records after source-local federation.
    */
   publishable(chunk: readonly FederatedRecord[], page: FederatedRecord[]): FederatedRecord[];
-  /** The authoritative final records from the index of every delivered record. */
-  finalize(delivered: IdentityIndex): FederatedRecord[];
+  /** The authoritative final records from every delivered record. */
+  finalize(delivered: readonly NormalizedRecord[]): FederatedRecord[];
 }
 
 const everything: QueryPlan = {
   perSourceLimit: Number.POSITIVE_INFINITY,
   publishable: (_chunk, page) => page,
-  finalize: (delivered) => delivered.result(),
+  finalize: (delivered) => federate(delivered),
 };
 
 /**
@@ -39,10 +40,12 @@ function getPerson(recordRef: string): QueryPlan {
       return page.filter((record) => record.sources.some((entry) => anchors.has(entry)));
     },
     finalize(delivered) {
-      const all = delivered.result();
+      const all = federate(delivered);
       const exact = all.find((record) => record.record_ref === recordRef);
       if (exact !== undefined) return [exact];
-      const anchors = new Set(delivered.recordsWithRef(recordRef).map((r) => r.sources[0]));
+      const anchors = new Set(
+        delivered.filter((r) => r.record.record_ref === recordRef).map((r) => r.record.sources[0]),
+      );
       const held = all.find((record) => record.sources.some((entry) => anchors.has(entry)));
       return held === undefined ? [] : [held];
     },

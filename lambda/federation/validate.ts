@@ -1,18 +1,17 @@
 /**
  * Source-response validation (STYLE habit 4): every raw record is checked against the source being read and
- * validated once into a {@link ValidatedPage} (the standalone record plus its identity keys and their hashes),
+ * validated once into a {@link ValidatedPage} (the standalone record plus its identity keys),
  * so later federation never re-normalises. {@link NormalizedRecord} is one record of a page, for the rules'
  * general form.
  */
-import { keyHash } from './key-hash.js';
 import { normaliseEmail, normalisePhone } from './normalize.js';
 import { provenanceKey, recordRefOfKey } from './record-ref.js';
 import { parseInstant } from './timestamps.js';
 import type { FederatedRecord, ProvenanceEntry, SourceRef } from './types.js';
 
 /**
- * A validated record: the record as it stands alone, plus the identity keys validation computed for it (and
- * their hashes), so that nothing is normalised or hashed twice.
+ * A validated record: the record as it stands alone, plus the identity keys validation computed for it, so
+ * that nothing is normalised twice.
  */
 export interface NormalizedRecord {
   /**
@@ -24,10 +23,6 @@ export interface NormalizedRecord {
   readonly phoneKey: string | null;
   /** `observed_at` as epoch milliseconds, for precedence. */
   readonly observedMs: number;
-  /** {@link keyHash} of `external_id`, `emailKey` and `phoneKey` (0 for a null key). */
-  readonly idHash: number;
-  readonly emailHash: number;
-  readonly phoneHash: number;
 }
 
 /** The provenance entry of a validated record. */
@@ -73,7 +68,7 @@ function copyCapabilities(capabilities: readonly string[]): readonly string[] {
 /**
  * The validated records of one provider page, column by column: each record as it stands alone (built here once
  * and shared by every page and by the final result that publish it unmerged; its `sources[0]` is the provenance
- * entry), its normalised email and phone, `observed_at` in ms and its three key hashes. Columns rather than an
+ * entry), its normalised email and phone, and `observed_at` in ms. Columns rather than an
  * object per record: a page's records stay in flight while its chunks wait for the client (backpressure), so a
  * per-record wrapper lives long enough to be copied by the garbage collector, and often into the old
  * generation; a few arrays per page cost nearly nothing to keep.
@@ -83,8 +78,6 @@ export class ValidatedPage {
   readonly emailKeys: (string | null)[] = [];
   readonly phoneKeys: (string | null)[] = [];
   readonly observed: number[] = [];
-  /** {@link keyHash} of `external_id`, email key and phone key (0 for a null key): three per record. */
-  readonly hashes: number[] = [];
 
   get length(): number {
     return this.records.length;
@@ -137,11 +130,6 @@ export class ValidatedPage {
     this.emailKeys.push(emailKey);
     this.phoneKeys.push(phoneKey);
     this.observed.push(observedMs);
-    this.hashes.push(
-      keyHash(external_id),
-      emailKey === null ? 0 : keyHash(emailKey),
-      phoneKey === null ? 0 : keyHash(phoneKey),
-    );
     return undefined;
   }
 
@@ -164,7 +152,6 @@ export class ValidatedPage {
     this.emailKeys.length = length;
     this.phoneKeys.length = length;
     this.observed.length = length;
-    this.hashes.length = 3 * length;
   }
 
   /** Record `i` as a {@link NormalizedRecord} (for the rules' general form: linked pages, tests). */
@@ -174,9 +161,6 @@ export class ValidatedPage {
       emailKey: this.emailKeys[i]!,
       phoneKey: this.phoneKeys[i]!,
       observedMs: this.observed[i]!,
-      idHash: this.hashes[3 * i]!,
-      emailHash: this.hashes[3 * i + 1]!,
-      phoneHash: this.hashes[3 * i + 2]!,
     };
   }
 }

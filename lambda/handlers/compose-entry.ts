@@ -20,15 +20,15 @@ import {
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
 import { createJsonLogger } from '../mcp/index.js';
-import type { HttpRequestLike, HttpResponseLike, Logger, McpInvocationContext } from '../mcp/index.js';
+import type { Logger, McpInvocationContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
 export interface ComposedApp {
   /**
-   * Fetch-shaped handler: the MCP server, or an app wrapping one (authentication, metadata routes). It gets
-   * the adapter's `BufferedRequest`; an `McpResponse` answer is written without touching web streams.
+   * Fetch-style handler: the MCP server, or an app wrapping one (authentication, metadata routes). It gets
+   * the adapter's web `Request` and answers a web `Response`, which the entry streams to Lambda.
    */
-  handle(request: HttpRequestLike, ctx: McpInvocationContext): Promise<HttpResponseLike>;
+  handle(request: Request, ctx: McpInvocationContext): Promise<Response>;
   /** `MCP_ENDPOINT`'s origin: requests are rebuilt on it, never on the `Host` header. */
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */

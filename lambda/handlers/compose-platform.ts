@@ -4,7 +4,7 @@
  * Lambda's init phase (`platform.ts`), where `prepare()` then starts the JWKS fetch, or else on the first
  * invocation.
  */
-import { applyHeapGrowing, ConfigError, errorFields, loadConfig } from '../aws/index.js';
+import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
@@ -24,16 +24,6 @@ export function servesPlatformPath(path: string): boolean {
   return PLATFORM_PATHS.has(path);
 }
 
-/** What {@link composePlatform} does besides building the app. */
-export interface ComposePlatformOptions {
-  /**
-   * Apply the function's process settings (`BOS_HEAP_GROWING_PERCENT`): only in the function's own process,
-   * never in one that merely composes the platform (tests, tools).
-   * @default false
-   */
-  readonly tuneProcess?: boolean;
-}
-
 /**
  * Builds the platform from the environment. Throws `ConfigError` when the endpoint or token validation is
  * not configured: the platform refuses to run without authentication (DESIGN §5 "Principal").
@@ -42,13 +32,8 @@ export interface ComposePlatformOptions {
 export function composePlatform(
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger,
-  options: ComposePlatformOptions = {},
 ): ComposedApp {
   const config = loadConfig(env);
-  if (options.tuneProcess === true) {
-    const growth = applyHeapGrowing(config.heapGrowingPercent);
-    logger.info('process settings', { v8_flags: growth?.flag ?? 'none' });
-  }
   const missing = [
     ...(config.endpoint === undefined ? ['MCP_ENDPOINT is required by the BOS platform'] : []),
     ...(config.auth === undefined

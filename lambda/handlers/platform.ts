@@ -10,13 +10,12 @@ import { composePlatform, servesPlatformPath } from './compose-platform.js';
 const inLambdaRuntime = process.env['AWS_LAMBDA_RUNTIME_API'] !== undefined;
 
 /**
- * The deployed handler. Inside a Lambda runtime the platform is composed during init, with the function's
- * process settings (`BOS_HEAP_GROWING_PERCENT`), and starts fetching the issuer's keys at once; imported
- * anywhere else (tests, tools) the module does no work.
+ * The deployed handler. Inside a Lambda runtime the platform is composed during init and starts fetching the
+ * issuer's keys at once; imported anywhere else (tests, tools) the module does no work.
  */
 export const handler = createRestEntry({
   component: 'platform',
   serves: servesPlatformPath,
-  compose: (logger) => composePlatform(process.env, logger, { tuneProcess: inLambdaRuntime }),
+  compose: (logger) => composePlatform(process.env, logger),
   prepareAtInit: inLambdaRuntime,
 });

@@ -1,28 +1,10 @@
 /**
- * Public surface of the MCP runtime (`lambda/mcp`). Fetch-shaped request → `McpResponse` (a subset of the
- * Fetch `Response`, see http-message.ts); no AWS, no
- * sockets, no BOS knowledge. Store ports are interfaces here; DynamoDB implementations live in
+ * Public surface of the MCP runtime (`lambda/mcp`). Web `Request` → web `Response`; no AWS, no sockets, no BOS
+ * knowledge. Store ports are interfaces here; DynamoDB implementations live in
  * `lambda/aws`.
  */
 export type * from './types.js';
 export { McpServer } from './server.js';
-export {
-  BufferedRequest,
-  HttpHeaders,
-  isHeaderName,
-  McpResponse,
-  normaliseHeaderValue,
-  normaliseMethod,
-} from './http-message.js';
-export type {
-  BufferedRequestInit,
-  HeaderReader,
-  HttpRequestLike,
-  HttpResponseLike,
-  McpResponseInit,
-  ResponseContent,
-  ResponseHeaders,
-} from './http-message.js';
 export {
   InvalidParamsError,
   JsonRpcCode,
@@ -34,14 +16,14 @@ export {
   ToolTimeoutError,
   toWireError,
 } from './errors.js';
-export { wrapTool } from './tool-lifecycle.js';
-export type { WrapToolOptions } from './tool-lifecycle.js';
-export { InMemorySessionStore } from './memory-session-store.js';
-export type { InMemorySessionStoreOptions } from './memory-session-store.js';
-export { InMemoryStreamStore } from './memory-stream-store.js';
-export type { InMemoryStreamStoreOptions } from './memory-stream-store.js';
-export { InMemoryClientReplyStore } from './memory-client-reply-store.js';
-export type { InMemoryClientReplyStoreOptions } from './memory-client-reply-store.js';
+export { wrapTool } from './tools/tool-lifecycle.js';
+export type { WrapToolOptions } from './tools/tool-lifecycle.js';
+export { InMemorySessionStore } from './stores/memory-session-store.js';
+export type { InMemorySessionStoreOptions } from './stores/memory-session-store.js';
+export { InMemoryStreamStore } from './stores/memory-stream-store.js';
+export type { InMemoryStreamStoreOptions } from './stores/memory-stream-store.js';
+export { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
+export type { InMemoryClientReplyStoreOptions } from './stores/memory-client-reply-store.js';
 export { createJsonLogger, silentLogger } from './logger.js';
 export type { JsonLoggerOptions } from './logger.js';
 export {
@@ -50,16 +32,12 @@ export {
   sessionfulVersions,
   statelessVersion,
   supportedVersions,
-} from './shape.js';
-export type { DetectedShape, HeaderValues, ShapeDecision } from './shape.js';
-export { InMemoryRequestStateStore } from './memory-request-state-store.js';
-export type { InMemoryRequestStateStoreOptions } from './memory-request-state-store.js';
-export { SessionKey } from './session-manager.js';
-export { acceptsMediaType, parseAccept, parseMediaType } from './media-type.js';
-export type { MediaType } from './media-type.js';
+} from './http/shape.js';
+export type { DetectedShape, HeaderValues, ShapeDecision } from './http/shape.js';
+export { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
+export type { InMemoryRequestStateStoreOptions } from './stores/memory-request-state-store.js';
+export { SessionKey } from './sessions/session-manager.js';
+export { acceptsMediaType, parseAccept, parseMediaType } from './http/media-type.js';
+export type { MediaType } from './http/media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
 export { randomId } from './ids.js';
-export { CHUNK_BYTES, ChunkWriter } from './chunk-writer.js';
-export { LazyJson } from './lazy-json.js';
-export type { JsonSink, Lazy } from './lazy-json.js';
-export { ChunkedJson, jsonChunks, writeJson } from './json-chunks.js';

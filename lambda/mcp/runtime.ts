@@ -2,10 +2,10 @@
  * The resolved state one `McpServer` shares with its dispatchers: options with defaults applied,
  * registries, stores and the in-process maps. Internal to `lambda/mcp`.
  */
-import type { InFlightRequests } from './in-flight.js';
-import type { PendingClientRequests } from './client-requests.js';
+import type { InFlightRequests } from './sessions/in-flight.js';
+import type { PendingClientRequests } from './tools/client-requests.js';
 import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
-import type { SessionManager } from './session-manager.js';
+import type { SessionManager } from './sessions/session-manager.js';
 import type { RequestStateGuard } from './stateless/request-state.js';
 import type { JsonObject, Logger, McpServerOptions, StreamStore, ToolTelemetryEvent } from './types.js';
 

@@ -1,31 +1,30 @@
 /**
- * `McpServer`: the web-standard MCP endpoint. `handle(Request, McpInvocationContext) → McpResponse`; no AWS,
- * no sockets (the request may be any Fetch-shaped object, the response is a subset of Fetch's: http-message.ts). Transport checks run first in a fixed order (transport-checks.ts), then the body is parsed,
+ * `McpServer`: the web-standard MCP endpoint. `handle(Request, McpInvocationContext) → Response`; no AWS,
+ * no sockets. Transport checks run first in a fixed order (transport-checks.ts), then the body is parsed,
  * the protocol shape chosen (shape.ts), and the request dispatched to the session-ful dispatcher or the
  * stateless one (stateless.ts).
  */
-import { buildCapabilities } from './capabilities.js';
-import { PendingClientRequests } from './client-requests.js';
+import { buildCapabilities } from './registries/capabilities.js';
+import { PendingClientRequests } from './tools/client-requests.js';
 import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
 import type { RequestScope, SessionfulInput } from './dispatch/index.js';
 import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from './errors.js';
-import type { HttpRequestLike, McpResponse } from './http-message.js';
-import { Responder } from './http-responses.js';
+import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
-import { InFlightRequests } from './in-flight.js';
-import { parseBody } from './json-rpc.js';
+import { InFlightRequests } from './sessions/in-flight.js';
+import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
-import { acceptsMediaType } from './media-type.js';
-import { InMemorySessionStore } from './memory-session-store.js';
-import { InMemoryClientReplyStore } from './memory-client-reply-store.js';
-import { InMemoryStreamStore } from './memory-stream-store.js';
+import { acceptsMediaType } from './http/media-type.js';
+import { InMemorySessionStore } from './stores/memory-session-store.js';
+import { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
+import { InMemoryStreamStore } from './stores/memory-stream-store.js';
 import { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
 import type { CacheFields, CacheSurface, ResolvedOptions, Runtime } from './runtime.js';
-import { SessionManager } from './session-manager.js';
-import { detectHttpShape } from './shape.js';
+import { SessionManager } from './sessions/session-manager.js';
+import { detectHttpShape } from './http/shape.js';
 import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
-import { InMemoryRequestStateStore } from './memory-request-state-store.js';
+import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
 import {
   acceptRanges,
   checkContentType,
@@ -33,7 +32,7 @@ import {
   checkOrigin,
   checkPostAccept,
   readBody,
-} from './transport-checks.js';
+} from './http/transport-checks.js';
 import type {
   CacheableResultsOptions,
   JsonObject,
@@ -229,13 +228,9 @@ export class McpServer {
   /**
    * Serves one HTTP request. Never rejects: failures become sanitized error responses.
    *
-   * `request` is any Fetch-shaped request (a web `Request`, or the adapters' `BufferedRequest`); the answer is
-   * an {@link McpResponse}, structurally a subset of the Fetch `Response` (status, headers, `body`, `text()`,
-   * `json()`, `arrayBuffer()`), whose string body stays a string until read. Neither side touches Node's
-   * undici-backed `Request`/`Response`/`Headers`, which would cost a Lambda cold start ~45 ms to load
-   * (docs/mcp-runtime.md, "HTTP messages").
+   * `request` is a web `Request`; the answer a web `Response` (JSON, 202 without a body, or an SSE stream).
    */
-  async handle(request: HttpRequestLike, ctx: McpInvocationContext = {}): Promise<McpResponse> {
+  async handle(request: Request, ctx: McpInvocationContext = {}): Promise<Response> {
     const respond = new Responder(ctx.requestId);
     try {
       return await this.#handle(request, ctx, respond);
@@ -250,11 +245,7 @@ export class McpServer {
     }
   }
 
-  async #handle(
-    request: HttpRequestLike,
-    ctx: McpInvocationContext,
-    respond: Responder,
-  ): Promise<McpResponse> {
+  async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
     const rt = this.#rt;
     const { headers } = request;
     const method = request.method;

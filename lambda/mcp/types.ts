@@ -2,8 +2,7 @@
  * Public types of the MCP runtime. Everything outside `lambda/mcp` (the BOS app, the AWS adapters, the
  * conformance app, tests) codes against these; the implementation lives beside this file.
  *
- * The runtime is web-standard: `McpServer.handle(Request, McpInvocationContext) => Promise<McpResponse>`, where
- * the request may be any Fetch-shaped object and `McpResponse` is a subset of the Fetch `Response`.
+ * The runtime is web-standard: `McpServer.handle(Request, McpInvocationContext) => Promise<Response>`.
  */
 
 // Split by concern; this barrel keeps every existing `../mcp/types.js` import working.

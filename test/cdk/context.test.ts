@@ -44,7 +44,6 @@ describe('stack props from CDK context', () => {
         region: 'eu-west-1',
         allowedOrigins: 'https://a.example, https://b.example',
         memorySize: '2048',
-        heapGrowingPercent: '0',
         timeoutSeconds: '300',
         logRetentionDays: '30',
         throttleRateLimit: '10',
@@ -57,7 +56,6 @@ describe('stack props from CDK context', () => {
     assert.deepEqual(props.env, { account: '111122223333', region: 'eu-west-1' });
     assert.deepEqual(props.allowedOrigins, ['https://a.example', 'https://b.example']);
     assert.equal(props.memorySize, 2048);
-    assert.equal(props.heapGrowingPercent, 0);
     assert.equal(props.timeout?.toSeconds(), 300);
     assert.equal(props.logRetention, RetentionDays.ONE_MONTH);
     assert.deepEqual(props.throttling, { rateLimit: 10, burstLimit: 100 });
@@ -81,7 +79,7 @@ describe('stack props from CDK context', () => {
       [{ authIssuer: 'http://login.example.com' }, 'invalid_auth'],
       [{ domainName: 'mcp.example.com' }, 'invalid_custom_domain'],
       [{ memorySize: 'lots' }, 'invalid_context'],
-      [{ heapGrowingPercent: '-1' }, 'invalid_context'],
+      [{ timeoutSeconds: '0' }, 'invalid_context'],
       [{ logRetentionDays: '8' }, 'invalid_context'],
       [{ tracing: 'yes' }, 'invalid_context'],
     ];

@@ -7,11 +7,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
-import { DEFAULT_HEAP_GROWING_PERCENT, DEFAULT_SOURCE_SECRET_PREFIX } from '../../lambda/aws/index.js';
-import {
-  DEFAULT_HEAP_GROWING_PERCENT as STACK_HEAP_GROWING_PERCENT,
-  SOURCE_SECRET_PREFIX,
-} from '../../lib/environment.js';
+import { DEFAULT_SOURCE_SECRET_PREFIX } from '../../lambda/aws/index.js';
+import { SOURCE_SECRET_PREFIX } from '../../lib/environment.js';
 import { tableSchemas } from '../../lib/table-schemas.js';
 import { addStack, onlyResource, render, resourceById, resourcesOf, TEST_AUTH } from './stack-fixture.js';
 import type { CfnResourceJson } from './stack-fixture.js';
@@ -191,7 +188,6 @@ describe('platform function', () => {
       'AUTH_JWKS_URL',
       'BOS_DEADLINE_RESERVE_MS',
       'BOS_DIRECTORY_TABLE',
-      'BOS_HEAP_GROWING_PERCENT',
       'MCP_ALLOWED_ORIGINS',
       'MCP_ENDPOINT',
       'MCP_SESSION_TABLE',
@@ -206,9 +202,6 @@ describe('platform function', () => {
     assert.equal(env.MCP_STREAM_TTL_MINUTES, '60');
     assert.equal(env.MCP_TASK_TTL_MINUTES, '10');
     assert.equal(env.BOS_DEADLINE_RESERVE_MS, '1000');
-    assert.equal(env.BOS_HEAP_GROWING_PERCENT, '200');
-    // The stack's default and the function's own default are one figure.
-    assert.equal(STACK_HEAP_GROWING_PERCENT, DEFAULT_HEAP_GROWING_PERCENT);
     assert.equal(env.AUTH_ISSUER, TEST_AUTH.issuer);
     assert.equal(env.AUTH_JWKS_URL, TEST_AUTH.jwksUrl);
   });

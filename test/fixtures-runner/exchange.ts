@@ -3,7 +3,6 @@
  * headers, cookies and the body as JSON, parsed SSE frames or text.
  */
 import type { ExpectedStep, SseFrame, StepRequest } from './vector.js';
-import type { HttpResponseLike } from '../../lambda/mcp/index.js';
 
 /** Requests are addressed to this origin; the runtime only looks at the path. */
 const ORIGIN = 'http://fixture.local';
@@ -27,11 +26,7 @@ export interface ObservedStep {
 }
 
 /** Reads the whole response; rejects if the body does not end within `timeoutMs` (a hang guard only). */
-export async function observe(
-  response: HttpResponseLike,
-  timeoutMs: number,
-  readBody = true,
-): Promise<ObservedStep> {
+export async function observe(response: Response, timeoutMs: number, readBody = true): Promise<ObservedStep> {
   const headers: Record<string, string[]> = {};
   response.headers.forEach((value, name) => {
     if (name !== 'set-cookie') headers[name] = [value];

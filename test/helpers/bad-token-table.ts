@@ -5,7 +5,6 @@
 import assert from 'node:assert/strict';
 import { exportJWK, exportSPKI, generateKeyPair, SignJWT } from 'jose';
 import type { CryptoKey, JWK } from 'jose';
-import type { HttpResponseLike } from '../../lambda/mcp/index.js';
 
 /** Claims of a test token; absent ones take the valid default. */
 export interface Claims {
@@ -156,7 +155,7 @@ export function badTokenRows(
 
 /** Status, challenge, `Cache-Control` and the exact JSON-RPC body; the token appears nowhere in it. */
 export async function assertRefusal(
-  response: HttpResponseLike,
+  response: Response,
   row: BadTokenRow,
   token: string | undefined,
 ): Promise<void> {

@@ -13,4 +13,4 @@ export {
   sourceResultEvent,
 } from './source-result-notifier.js';
 export type { SourceResultEvent } from './source-result-notifier.js';
-export { StructuredText, structuredText } from './text-content.js';
+export { structuredText } from './text-content.js';

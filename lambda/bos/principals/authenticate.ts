@@ -1,12 +1,11 @@
-import { McpResponse } from '../../mcp/index.js';
-import type { HttpRequestLike, Principal } from '../../mcp/index.js';
+import type { Principal } from '../../mcp/index.js';
 import { AuthError } from '../errors.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import type { TokenVerifier } from './token-verifier.js';
 
 /** Result of {@link authenticate}: the caller, or the finished refusal to send. */
 export type AuthOutcome =
-  { ok: true; principal: Principal } | { ok: false; response: McpResponse; error: AuthError };
+  { ok: true; principal: Principal } | { ok: false; response: Response; error: AuthError };
 
 /** Options of {@link authenticate}. */
 export interface AuthenticateOptions {
@@ -38,7 +37,7 @@ export const VERIFIER_UNAVAILABLE_CODE = -32014;
  * The token is never logged, echoed or passed on.
  */
 export async function authenticate(
-  request: Pick<HttpRequestLike, 'headers'>,
+  request: Pick<Request, 'headers'>,
   verifier: TokenVerifier,
   options: AuthenticateOptions,
 ): Promise<AuthOutcome> {
@@ -76,7 +75,7 @@ function bearerToken(header: string | null): string | undefined {
   return match?.[1];
 }
 
-function refusal(error: AuthError, metadataUrl: string, scope: string): McpResponse {
+function refusal(error: AuthError, metadataUrl: string, scope: string): Response {
   const { status, code } = STATUS[error.code];
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
@@ -95,7 +94,7 @@ function refusal(error: AuthError, metadataUrl: string, scope: string): McpRespo
     id: null,
     error: { code, message: error.message, data: { reason: error.code } },
   };
-  return new McpResponse(JSON.stringify(body), { status, headers });
+  return new Response(JSON.stringify(body), { status, headers });
 }
 
 const STATUS: Record<AuthError['code'], { status: number; code: number }> = {

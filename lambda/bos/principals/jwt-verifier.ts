@@ -1,8 +1,8 @@
-import { createLocalJWKSet, jwtVerify } from 'jose';
+import { createLocalJWKSet, createRemoteJWKSet, customFetch, jwtVerify } from 'jose';
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import type { Principal } from '../../mcp/index.js';
 import { AuthError, BosConfigError } from '../errors.js';
-import { createRemoteKeySet } from './remote-jwks.js';
+import { fetchJwks } from './jwks-fetch.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import { tokenFailure } from './token-failure.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -10,7 +10,7 @@ import type { TokenVerifier } from './token-verifier.js';
 /** The only signature algorithms accepted: asymmetric, so a public key can never act as an HMAC secret. */
 export const ACCEPTED_ALGORITHMS = ['RS256', 'ES256'] as const;
 
-/** Fetch and cache bounds of a remote JWKS (the `createRemoteJWKSet` options of jose, see remote-jwks.ts). */
+/** Fetch and cache bounds of a remote JWKS (the `createRemoteJWKSet` options of jose). */
 export interface RemoteJwksOptions {
   /** Abort one JWKS fetch after this long; the request then gets 503. @default 2000 */
   timeoutMs?: number;
@@ -65,7 +65,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     issuer: options.issuer,
     requiredScope,
     // One in-flight fetch is shared between `reload()` and `verify`, and a failed one is forgotten, so the
-    // first token either reuses this fetch or, if it failed, starts its own (remote-jwks.ts).
+    // first token either reuses this fetch or, if it failed, starts its own (jose's `createRemoteJWKSet`).
     ...(remote === undefined ? {} : { prepare: () => (remote.fresh ? Promise.resolve() : remote.reload()) }),
     async verify(token: string): Promise<Principal> {
       let payload: JWTPayload;
@@ -96,10 +96,11 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 
 /** The issuer's keys at `url`: fetched on first use, cached, re-fetched as {@link RemoteJwksOptions} say. */
 function remoteKeySet(url: URL, options: RemoteJwksOptions = {}) {
-  return createRemoteKeySet(url, {
-    timeoutMs: options.timeoutMs ?? 2_000,
-    cooldownMs: options.cooldownMs ?? 30_000,
-    cacheMaxAgeMs: options.cacheMaxAgeMs ?? 600_000,
+  return createRemoteJWKSet(url, {
+    timeoutDuration: options.timeoutMs ?? 2_000,
+    cooldownDuration: options.cooldownMs ?? 30_000,
+    cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
+    [customFetch]: fetchJwks,
   });
 }
 

@@ -1,4 +1,3 @@
-import { McpResponse } from '../../mcp/index.js';
 import { BosConfigError } from '../errors.js';
 
 /** The scope a BOS caller must hold. */
@@ -50,8 +49,8 @@ export function protectedResourceMetadata(
 }
 
 /** A 200 JSON answer carrying the metadata document. */
-export function protectedResourceMetadataResponse(metadata: ProtectedResourceMetadata): McpResponse {
-  return new McpResponse(JSON.stringify(metadata), {
+export function protectedResourceMetadataResponse(metadata: ProtectedResourceMetadata): Response {
+  return new Response(JSON.stringify(metadata), {
     status: 200,
     headers: { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'max-age=300' },
   });

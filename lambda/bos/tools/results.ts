@@ -2,18 +2,10 @@ import type { FederationResult } from '../../federation/index.js';
 import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 import { contextObject } from '../extension/source-result-notifier.js';
-import { RecordArray } from '../extension/record-array.js';
-import { StructuredText, structuredText } from '../extension/text-content.js';
+import { structuredText } from '../extension/text-content.js';
 
 /** The identity envelope version `bos_execute` wraps results in (contract §5). */
 export const IDENTITY_CONTRACT_VERSION = 'bos-identity-mcp/v2';
-
-/**
- * From this many records on, the text block is a `StructuredText`, written straight into the response's chunks;
- * below it, one string and one `JSON.stringify` of the response cost less (measured crossover: about 3 records,
- * docs/federation.md "The final frame").
- */
-export const LAZY_TEXT_MIN_RECORDS = 4;
 
 /**
  * A direct federated tool's result: records at `structuredContent.result`, metadata at
@@ -21,7 +13,7 @@ export const LAZY_TEXT_MIN_RECORDS = 4;
  */
 export function directResult(result: FederationResult, ctx: McpRequestContext): ToolResult {
   const structured = operationResult(result);
-  return toolResult(structured, isPartial(result), ctx, result.records.length);
+  return toolResult(structured, isPartial(result), ctx);
 }
 
 /**
@@ -39,27 +31,21 @@ export function envelopeResult(
     context: publicContext,
     result: operationResult(result),
   };
-  return toolResult(structured, isPartial(result), ctx, result.records.length, {
+  return toolResult(structured, isPartial(result), ctx, {
     'bos/context': publicContext,
   });
 }
 
 /** A non-federated tool's result (listing tools): same text/structured pairing, never an error. */
 export function plainResult(structured: JsonObject, ctx: McpRequestContext): ToolResult {
-  return toolResult(structured, false, ctx, 0);
+  return toolResult(structured, false, ctx);
 }
 
-/**
- * The operation result. A large one's records are a `RecordArray`, serialised once for the text block and
- * `structuredContent` alike; the JSON is the same either way.
- */
+/** The operation result: records and metadata. */
 function operationResult(result: FederationResult): JsonObject {
   const { records, metadata } = result;
   // The engine's objects are already plain JSON in wire key order; the cast only widens readonly types.
-  return {
-    result: records.length >= LAZY_TEXT_MIN_RECORDS ? new RecordArray(records) : records,
-    metadata,
-  } as unknown as JsonObject;
+  return { result: records, metadata } as unknown as JsonObject;
 }
 
 function isPartial(result: FederationResult): boolean {
@@ -68,20 +54,17 @@ function isPartial(result: FederationResult): boolean {
 
 /**
  * `content` carries one text block with the JSON of `structuredContent` (contract §5 final frame), so a
- * client that only reads text sees the same result; for a large result it is written lazily, never built as
- * one string. In 2026-07-28 requests the result also says `resultType: "complete"` (contract §5;
- * mcp-2026-notes §1.6).
+ * client that only reads text sees the same result. In 2026-07-28 requests the result also says
+ * `resultType: "complete"` (contract §5; mcp-2026-notes §1.6).
  */
 function toolResult(
   structured: JsonObject,
   isError: boolean,
   ctx: McpRequestContext,
-  records: number,
   meta?: JsonObject,
 ): ToolResult {
-  const text = records >= LAZY_TEXT_MIN_RECORDS ? new StructuredText(structured) : structuredText(structured);
   const result: ToolResult = {
-    content: [{ type: 'text', text }],
+    content: [{ type: 'text', text: structuredText(structured) }],
     structuredContent: structured,
     isError,
   };

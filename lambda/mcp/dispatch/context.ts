@@ -1,6 +1,6 @@
 /** Builds the `McpRequestContext` handlers see in the session-ful shape. */
-import { isObject } from '../json-rpc.js';
-import { SessionKey } from '../session-manager.js';
+import { isObject } from '../json/json-rpc.js';
+import { SessionKey } from '../sessions/session-manager.js';
 import type {
   JsonObject,
   JsonRpcId,

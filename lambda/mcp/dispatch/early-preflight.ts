@@ -6,7 +6,7 @@
  * outcome is dropped); `callTool` then runs its checks in the usual order and only takes the hook's
  * outcome in place of calling the hook itself.
  */
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonRpcRequest, McpRequestContext, SessionRecord } from '../types.js';
 import { requestContext } from './context.js';

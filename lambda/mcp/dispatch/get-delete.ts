@@ -3,16 +3,15 @@
  * event's stream (an id unknown to this session → 404, so one stream's id never replays another's);
  * GET without it answers one keepalive comment and ends. DELETE ends the session and its stream state.
  */
-import type { McpResponse } from '../http-message.js';
 import { describeError } from '../logger.js';
 import { listenerBody, replayBody } from '../sse/index.js';
-import { checkGetAccept } from '../transport-checks.js';
-import type { MediaType } from '../media-type.js';
+import { checkGetAccept } from '../http/transport-checks.js';
+import type { MediaType } from '../http/media-type.js';
 import { resolveSession } from './sessionful.js';
 import type { SessionfulInput } from './sessionful.js';
 
 /** GET: replay or listener. */
-export async function handleGet(input: SessionfulInput, ranges: readonly MediaType[]): Promise<McpResponse> {
+export async function handleGet(input: SessionfulInput, ranges: readonly MediaType[]): Promise<Response> {
   const { rt, respond, headers, scope } = input;
   const rejected = checkGetAccept(ranges, respond);
   if (rejected !== undefined) return rejected;
@@ -39,7 +38,7 @@ export async function handleGet(input: SessionfulInput, ranges: readonly MediaTy
 }
 
 /** DELETE: 202 after deleting the session, its streams (best effort) and cancelling its calls. */
-export async function handleDelete(input: SessionfulInput): Promise<McpResponse> {
+export async function handleDelete(input: SessionfulInput): Promise<Response> {
   const { rt, respond } = input;
   const resolved = await resolveSession(input, null);
   if (!resolved.ok) return resolved.response;

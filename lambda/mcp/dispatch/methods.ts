@@ -3,13 +3,13 @@
  * or throws an `McpError`; anything else thrown becomes a sanitized -32603 in the caller.
  */
 import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
-import { guardedCall } from '../guarded-call.js';
-import { isObject } from '../json-rpc.js';
-import { paginate } from '../pagination.js';
+import { guardedCall } from '../tools/guarded-call.js';
+import { isObject } from '../json/json-rpc.js';
+import { paginate } from '../registries/pagination.js';
 import { promptArguments } from '../registries/index.js';
 import type { Runtime } from '../runtime.js';
-import { SessionKey } from '../session-manager.js';
-import { supportedVersions } from '../shape.js';
+import { SessionKey } from '../sessions/session-manager.js';
+import { supportedVersions } from '../http/shape.js';
 import type {
   CompletionRequest,
   CompletionResult,

@@ -3,8 +3,6 @@
  * `server/discover` work without a session; everything else needs a live session bound to the caller.
  * Ordinary results and method errors are HTTP 200; notifications and client responses are 202.
  */
-import { McpResponse } from '../http-message.js';
-import type { HeaderReader } from '../http-message.js';
 import {
   JsonRpcCode,
   McpError,
@@ -12,13 +10,12 @@ import {
   SessionStoreUnavailableError,
   toWireError,
 } from '../errors.js';
-import type { Responder } from '../http-responses.js';
-import { bodyText, classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { SessionKey } from '../session-manager.js';
-import { sessionfulVersions } from '../shape.js';
+import { SessionKey } from '../sessions/session-manager.js';
+import { sessionfulVersions } from '../http/shape.js';
 import type {
   JsonObject,
   JsonRpcId,
@@ -38,7 +35,7 @@ export interface SessionfulInput {
   rt: Runtime;
   respond: Responder;
   scope: RequestScope;
-  headers: HeaderReader;
+  headers: Headers;
   /** `mcp-protocol-version` when present (already known to be a session-ful version). */
   headerVersion: string | undefined;
 }
@@ -46,7 +43,7 @@ export interface SessionfulInput {
 /** The batch-capable legacy version (mcp-method-surface "Other transport notes"). */
 const batchVersion = '2025-03-26';
 
-type SessionResult = { ok: true; session: SessionRecord } | { ok: false; response: McpResponse };
+type SessionResult = { ok: true; session: SessionRecord } | { ok: false; response: Response };
 
 /**
  * Resolves the request's session: missing header → 400, unknown/expired/foreign principal → 404 (body
@@ -79,7 +76,7 @@ function wireError(rt: Runtime, error: unknown, method: string): McpError {
   return toWireError(error);
 }
 
-async function initialize(input: SessionfulInput, request: JsonRpcRequest): Promise<McpResponse> {
+async function initialize(input: SessionfulInput, request: JsonRpcRequest): Promise<Response> {
   const { rt, respond, scope } = input;
   const params = request.params ?? {};
   const requested = params.protocolVersion;
@@ -123,7 +120,7 @@ async function request(
   message: JsonRpcRequest,
   allowStream: boolean,
   early?: EarlyPreflight,
-): Promise<JsonRpcBody | McpResponse> {
+): Promise<string | Response> {
   const { rt } = input;
   try {
     if (message.method === 'tools/call') {
@@ -137,7 +134,7 @@ async function request(
 }
 
 /** Handles one JSON-RPC object. */
-export async function handleSingle(input: SessionfulInput, value: JsonObject): Promise<McpResponse> {
+export async function handleSingle(input: SessionfulInput, value: JsonObject): Promise<Response> {
   const { rt, respond } = input;
   const message = classify(value);
   if (message.kind === 'invalid') return respond.rpcError(200, message.id, message.error);
@@ -181,13 +178,13 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
     return respond.accepted();
   }
   const out = await request(input, session, message.message, true, await early);
-  return out instanceof McpResponse ? out : respond.json(200, out);
+  return out instanceof Response ? out : respond.json(200, out);
 }
 
 /** Handles a batch: only for sessions negotiated at 2025-03-26, never containing `initialize`. */
-export async function handleBatch(input: SessionfulInput, values: JsonValue[]): Promise<McpResponse> {
+export async function handleBatch(input: SessionfulInput, values: JsonValue[]): Promise<Response> {
   const { rt, respond } = input;
-  const rejected = (): McpResponse =>
+  const rejected = (): Response =>
     respond.rpcError(200, null, new McpError(JsonRpcCode.ParseError, notAnObjectMessage));
   if (input.headers.get('mcp-session-id') === null) return rejected();
   const resolved = await resolveSession(input, null);
@@ -219,9 +216,8 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
               new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
             );
           }
-          // Batch parts are joined into one body: a chunked result is written out whole here.
           const out = await request(input, session, message.message, false);
-          return out instanceof McpResponse ? undefined : bodyText(out);
+          return out instanceof Response ? undefined : out;
         }
       }
     }),

@@ -4,18 +4,16 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
-import type { McpResponse } from '../http-message.js';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
-import type { Responder } from '../http-responses.js';
-import { errorJson, isObject, requestJson, resultBody } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { errorJson, isObject, requestJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import { SessionKey } from '../session-manager.js';
+import { SessionKey } from '../sessions/session-manager.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
-import type { ToolOutcome } from '../tool-runner.js';
+import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import type { ToolOutcome } from '../tools/tool-runner.js';
 import type {
   JsonObject,
   JsonRpcRequest,
@@ -29,7 +27,7 @@ import type { RequestScope } from './context.js';
 import type { EarlyPreflight } from './early-preflight.js';
 
 /** A buffered JSON body (one string, or chunks for a large result), or a ready SSE response. */
-export type ToolsCallAnswer = { kind: 'json'; body: JsonRpcBody } | { kind: 'sse'; response: McpResponse };
+export type ToolsCallAnswer = { kind: 'json'; body: string } | { kind: 'sse'; response: Response };
 
 /** Session log threshold when the client never called `logging/setLevel` (MCP leaves it to the server). */
 const defaultLogLevel: LoggingLevel = 'info';
@@ -39,10 +37,10 @@ const defaultClientRequestTimeoutMs = 60_000;
  * The response to a call. A result that cannot be serialised (a handler broke the JSON types) becomes the
  * generic internal error, logged, as any other tool failure.
  */
-function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): JsonRpcBody {
+function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
   if (!outcome.ok) return errorJson(id, outcome.error);
   try {
-    return resultBody(id, outcome.result);
+    return resultJson(id, outcome.result);
   } catch (error) {
     rt.logger.error('tool result could not be serialised', describeError(error));
     return errorJson(id, toWireError(error));

@@ -3,24 +3,13 @@
  * (a serial chain, so ids are assigned in order) and then enqueued on a `ReadableStream` whose queue is
  * bounded by `highWaterMark` bytes: `ready()` lets producers wait for the consumer (backpressure), and
  * nothing but the not-yet-read frames is held in memory. Keepalive comments fill idle gaps. `finish`
- * always ends the stream, whatever failed before; a large final message (`ChunkedJson`) is written chunk by
- * chunk with the same backpressure, never as one string.
+ * always ends the stream, whatever failed before.
  */
-import { JsonRpcCode, McpError, toWireError } from '../errors.js';
-import type { ChunkedJson } from '../json-chunks.js';
-import { errorJson } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import { JsonRpcCode, McpError } from '../errors.js';
+import { errorJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { JsonRpcId, Logger, StreamStore } from '../types.js';
-import {
-  commentFrame,
-  encodeEventFrame,
-  encodeFrame,
-  encodeJsonEventFrame,
-  eventFrameHead,
-  FRAME_END,
-  primingFrame,
-} from './writer.js';
+import { commentFrame, encodeEventFrame, encodeFrame, encodeJsonEventFrame, primingFrame } from './writer.js';
 
 /**
  * Largest final message stored for replay: DynamoDB items are capped at 400 KB and reference-runtime-lessons §5
@@ -32,7 +21,6 @@ export const MAX_STORED_EVENT_BYTES = 358_400;
 /** Stored in place of a final message too large to replay (docs/mcp-runtime.md "Streaming (SSE)"). */
 const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too large to replay');
 
-const END_BYTES = encodeFrame(FRAME_END);
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
 /** Options of `SseStream`. */
@@ -67,8 +55,6 @@ export class SseStream {
   #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
-  /** While a chunked frame is half written nothing else may be enqueued (a keepalive would land in its data). */
-  #midFrame = false;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -142,16 +128,13 @@ export class SseStream {
   }
 
   /**
-   * Sends the final message, closes the stored stream and ends the body. Never rejects. A `ChunkedJson` goes out
-   * chunk by chunk inside one `data:` line, waiting for the consumer between chunks. With a store, a final
+   * Sends the final message, closes the stored stream and ends the body. Never rejects. With a store, a final
    * message over `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for
    * `requestId` in its place (same event id): a client that resumes after losing it learns that the result
    * cannot be replayed instead of waiting for a frame that will never come.
    */
-  async finish(final: JsonRpcBody, requestId?: JsonRpcId): Promise<void> {
-    const id = requestId ?? (typeof final === 'string' ? null : idOf(final));
-    if (typeof final === 'string') this.#persisted(final, id);
-    else this.#step(() => this.#sendChunked(final, id));
+  async finish(final: string, requestId?: JsonRpcId): Promise<void> {
+    this.#persisted(final, requestId ?? null);
     await this.#chain;
     const { store: target, logger } = this.#options;
     await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
@@ -204,69 +187,6 @@ export class SseStream {
   }
 
   /**
-   * Writes a chunked final message as one frame. With a store, the first chunks are read ahead up to the replay
-   * bound: a message that ends within it is stored whole, like any other frame.
-   */
-  async #sendChunked(message: ChunkedJson, requestId: JsonRpcId | null): Promise<void> {
-    const ahead: Uint8Array[] = [];
-    let id: string | undefined;
-    if (this.#options.store !== undefined) {
-      let bytes = 0;
-      let whole = false;
-      try {
-        while (!whole && bytes <= this.#maxStored()) {
-          const step = message.next();
-          if (step.done === true) whole = true;
-          else {
-            ahead.push(step.value);
-            bytes += step.value.byteLength;
-          }
-        }
-      } catch (error) {
-        // Nothing of the frame is out yet: the client gets an ordinary error frame instead.
-        this.#options.logger.error('final message failed to serialise', describeError(error));
-        const failure = errorJson(requestId, toWireError(error));
-        this.#write(encodeEventFrame(failure, await this.#append(failure), 'message'));
-        return;
-      }
-      id = await this.#append(
-        whole && bytes <= this.#maxStored() ? decodeUtf8(ahead) : this.#standIn(requestId),
-      );
-    }
-    this.#midFrame = true;
-    try {
-      await this.#enqueue(encodeFrame(eventFrameHead(id, 'message')));
-      for (const chunk of ahead) await this.#enqueue(chunk);
-      for (;;) {
-        if (this.#ended) {
-          message.return();
-          return;
-        }
-        const step = message.next();
-        if (step.done === true) break;
-        await this.#enqueue(step.value);
-      }
-      await this.#enqueue(END_BYTES);
-    } catch (error) {
-      // Bytes of the frame are out, so no error frame can follow it: the body ends with the frame unfinished,
-      // which SSE parsers discard, and the client sees the stream end without a final response.
-      this.#options.logger.error('final message failed after its first bytes', describeError(error));
-      this.#end();
-      this.#controller.close();
-    } finally {
-      this.#midFrame = false;
-    }
-  }
-
-  /** Enqueues one chunk, then waits while the consumer's queue is full (or until the stream ends). */
-  async #enqueue(chunk: Uint8Array): Promise<void> {
-    if (this.#ended) return;
-    this.#controller.enqueue(chunk);
-    this.#keepalive?.refresh();
-    if (!this.#hasRoom()) await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
-  /**
    * Appends a step to the ordered chain; a failing step is logged and never stalls later ones. `units` (the
    * size of the frame the step writes) counts against the consumer's room until the step has run.
    */
@@ -293,10 +213,6 @@ export class SseStream {
 
   #onIdle(): void {
     if (this.#ended) return;
-    if (this.#midFrame) {
-      this.#keepalive?.refresh();
-      return;
-    }
     this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
     this.#keepalive?.refresh();
   }
@@ -320,17 +236,4 @@ export class SseStream {
     if (this.#keepalive !== undefined) clearTimeout(this.#keepalive);
     this.#wake();
   }
-}
-
-/** The JSON-RPC id of a chunked response, for the replay stand-in. */
-function idOf(message: ChunkedJson): JsonRpcId | null {
-  const id = message.value.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
-
-function decodeUtf8(chunks: readonly Uint8Array[]): string {
-  const decoder = new TextDecoder();
-  let text = '';
-  for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-  return text + decoder.decode();
 }

@@ -3,7 +3,7 @@
  * request's token, log messages above a threshold, arbitrary notifications and comments, backpressure.
  */
 import { loggingLevels as levels } from '../dispatch/methods.js';
-import { notificationJson } from '../json-rpc.js';
+import { notificationJson } from '../json/json-rpc.js';
 import type { JsonObject, JsonValue, LoggingLevel, StreamingToolContext } from '../types.js';
 import type { SseStream } from './stream.js';
 

@@ -49,18 +49,6 @@ function fieldLines(id: string | undefined, event: string | undefined): string {
   return head;
 }
 
-/**
- * The start of an event frame whose single data line follows in separate chunks (a large final message):
- * the `id:`/`event:` lines and `data: `. The caller ends the frame with `FRAME_END`, and must guarantee the data
- * holds no CR or LF (JSON text never does).
- */
-export function eventFrameHead(id?: string, event?: string): string {
-  return `${fieldLines(id, event)}data: `;
-}
-
-/** The end of a data line and of its frame. */
-export const FRAME_END = '\n\n';
-
 /** One event frame; `event` is omitted for the priming frame (empty data). */
 export function eventFrame(data: string, id?: string, event?: string): string {
   return fieldLines(id, event) + dataLines(data) + '\n';

@@ -4,9 +4,8 @@
  * and `resources/read`, and `Mcp-Param-{Name}` the argument a tool marks with `x-mcp-header`. Every
  * failure is -32020 with the message the fixtures pin.
  */
-import type { HeaderReader } from '../http-message.js';
 import { JsonRpcCode, McpError } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { JsonObject } from '../types.js';
 
 const sentinelPrefix = '=?base64?';
@@ -26,7 +25,7 @@ export function headerMismatch(detail: string): McpError {
  * that itself contains ", " is taken whole first, so a legitimate comma never reads as a conflict.
  */
 function headerValue(
-  headers: HeaderReader,
+  headers: Headers,
   name: string,
   expected: string,
 ): { value: string | undefined; conflict: boolean } {
@@ -72,7 +71,7 @@ function matches(value: string, body: string): 'ok' | 'mismatch' | 'malformed' {
 }
 
 /** `Mcp-Method` must be present, unambiguous and equal to the body method. */
-export function checkMethodHeader(headers: HeaderReader, method: string): McpError | undefined {
+export function checkMethodHeader(headers: Headers, method: string): McpError | undefined {
   const header = headerValue(headers, 'mcp-method', method);
   if (header.value === undefined) return headerMismatch('missing required Mcp-Method header');
   if (header.conflict) return headerMismatch('conflicting Mcp-Method header values');
@@ -81,7 +80,7 @@ export function checkMethodHeader(headers: HeaderReader, method: string): McpErr
 }
 
 /** `Mcp-Name` must be present, unambiguous and (decoded) equal to the body's name or uri. */
-export function checkNameHeader(headers: HeaderReader, name: string): McpError | undefined {
+export function checkNameHeader(headers: Headers, name: string): McpError | undefined {
   const header = headerValue(headers, 'mcp-name', name);
   if (header.value === undefined) return headerMismatch('missing required Mcp-Name header');
   if (header.conflict) return headerMismatch('conflicting Mcp-Name header values');
@@ -115,7 +114,7 @@ function wireText(value: unknown): string | undefined {
  * argument needs its header with the same (decoded) value; a header without the argument is a mismatch.
  */
 export function checkParamHeaders(
-  headers: HeaderReader,
+  headers: Headers,
   params: readonly [string, string][],
   args: JsonObject,
 ): McpError | undefined {

@@ -4,11 +4,10 @@
  * against `_meta`; this validates the rest in a fixed order and dispatches the stateless subset. No
  * session is read or written here: `Mcp-Session-Id` is ignored.
  */
-import type { HeaderReader, McpResponse } from '../http-message.js';
 import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import type { Responder } from '../http-responses.js';
-import { classify, errorJson, resultJson } from '../json-rpc.js';
+import type { Responder } from '../http/http-responses.js';
+import { classify, errorJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonObject } from '../types.js';
@@ -25,11 +24,11 @@ export interface StatelessInput {
   rt: Runtime;
   respond: Responder;
   scope: RequestScope;
-  headers: HeaderReader;
+  headers: Headers;
 }
 
 /** Answers one stateless POST whose body is a single JSON object. */
-export async function handleStateless(input: StatelessInput, value: JsonObject): Promise<McpResponse> {
+export async function handleStateless(input: StatelessInput, value: JsonObject): Promise<Response> {
   const { rt, respond, headers } = input;
   const message = classify(value);
   if (message.kind === 'invalid') return respond.rpcError(400, message.id, message.error);

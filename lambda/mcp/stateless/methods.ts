@@ -7,12 +7,12 @@
 import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
 import { completionPayload, completionRequest, promptResult } from '../dispatch/methods.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { guardedCall } from '../guarded-call.js';
-import { isObject } from '../json-rpc.js';
-import { paginate } from '../pagination.js';
+import { guardedCall } from '../tools/guarded-call.js';
+import { isObject } from '../json/json-rpc.js';
+import { paginate } from '../registries/pagination.js';
 import { promptArguments } from '../registries/index.js';
 import type { CacheSurface, Runtime } from '../runtime.js';
-import { supportedVersions } from '../shape.js';
+import { supportedVersions } from '../http/shape.js';
 import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
 import { statelessContext } from './context.js';
 import { completeResult } from './results.js';

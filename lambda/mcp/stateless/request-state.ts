@@ -12,7 +12,7 @@
  */
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { JsonRpcCode } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { JsonValue, RequestStateStore } from '../types.js';
 import { StatelessRequestError } from './validate.js';
 

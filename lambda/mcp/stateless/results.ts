@@ -6,7 +6,7 @@
  * `input_required` result is checked against the client's declared capabilities (-32021).
  */
 import { JsonRpcCode, McpError } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { CacheSurface, Runtime } from '../runtime.js';
 import type { InputRequest, JsonObject } from '../types.js';
 

@@ -5,17 +5,15 @@
  * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
-import type { HeaderReader, McpResponse } from '../http-message.js';
 import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
-import { errorJson, isObject, resultBody } from '../json-rpc.js';
-import type { JsonRpcBody } from '../json-rpc.js';
+import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tool-runner.js';
-import type { ToolOutcome } from '../tool-runner.js';
-import type { Responder } from '../http-responses.js';
+import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import type { ToolOutcome } from '../tools/tool-runner.js';
+import type { Responder } from '../http/http-responses.js';
 import type {
   JsonObject,
   JsonRpcRequest,
@@ -36,7 +34,7 @@ export interface StatelessCall {
   rt: Runtime;
   scope: RequestScope;
   respond: Responder;
-  headers: HeaderReader;
+  headers: Headers;
   request: JsonRpcRequest;
   declared: RequestMeta;
   name: string;
@@ -71,13 +69,13 @@ async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
-): Promise<{ status: number; body: JsonRpcBody }> {
+): Promise<{ status: number; body: string }> {
   const { rt, request, declared } = call;
   let error: McpError;
   if (outcome.ok) {
     try {
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
-      return { status: 200, body: resultBody(request.id, result) };
+      return { status: 200, body: resultJson(request.id, result) };
     } catch (failure) {
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
@@ -89,7 +87,7 @@ async function settle(
 }
 
 /** Runs one stateless tools/call and returns its response (JSON or SSE). */
-export async function callStatelessTool(call: StatelessCall): Promise<McpResponse> {
+export async function callStatelessTool(call: StatelessCall): Promise<Response> {
   const { rt, scope, respond, headers, request, declared, name } = call;
   const params = request.params;
   // No task extension in this shape: a task-augmented call is unavailable (fixture stateless-session-bound-rejections).
@@ -112,7 +110,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<McpRespons
     ...toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller),
     shapeResult: passThrough,
   };
-  const json = async (outcome: ToolOutcome): Promise<McpResponse> => {
+  const json = async (outcome: ToolOutcome): Promise<Response> => {
     const out = await settle(call, round, outcome);
     return respond.json(out.status, out.body);
   };

@@ -4,9 +4,8 @@
  * required `_meta` (-32602), then — for name-routed methods — the body name (-32602) before `Mcp-Name`
  * (-32020). Every failure here is HTTP 400.
  */
-import type { HeaderReader } from '../http-message.js';
 import { JsonRpcCode, McpError } from '../errors.js';
-import { isObject } from '../json-rpc.js';
+import { isObject } from '../json/json-rpc.js';
 import type { JsonObject, LoggingLevel } from '../types.js';
 import { loggingLevels } from '../dispatch/methods.js';
 import { checkMethodHeader, checkNameHeader } from './headers.js';
@@ -52,7 +51,7 @@ function invalidMeta(key: string): StatelessRequestError {
 
 /** Checks `Mcp-Method` and the required `_meta` keys. */
 export function checkEnvelope(
-  headers: HeaderReader,
+  headers: Headers,
   method: string,
   params: JsonObject | undefined,
 ): RequestMeta | McpError {
@@ -80,7 +79,7 @@ const routedField: Readonly<Record<string, string>> = {
  * mismatch) and `Mcp-Name` must match it. Returns the name (undefined for other methods).
  */
 export function checkRouting(
-  headers: HeaderReader,
+  headers: Headers,
   method: string,
   params: JsonObject | undefined,
 ): { name: string | undefined } | McpError {

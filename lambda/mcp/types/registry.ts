@@ -1,5 +1,4 @@
 /** Definitions and results of the tool, resource and prompt registries. */
-import type { Lazy } from '../lazy-json.js';
 import type { JsonObject } from './wire.js';
 
 export interface Icon {
@@ -33,8 +32,7 @@ export interface ToolDef {
 }
 
 export type ContentBlock =
-  /** A large text may be a `LazyJson<string>`, which the runtime writes straight into the response's chunks. */
-  | { type: 'text'; text: string | Lazy<string>; _meta?: JsonObject }
+  | { type: 'text'; text: string; _meta?: JsonObject }
   | { type: 'image'; data: string; mimeType: string; _meta?: JsonObject }
   | { type: 'audio'; data: string; mimeType: string; _meta?: JsonObject }
   | {

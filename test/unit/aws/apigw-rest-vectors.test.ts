@@ -20,7 +20,6 @@ import {
 } from '../../../lambda/aws/index.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
-import type { BufferedRequest, HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
 const vectorDir = join(repoRoot, '..', 'shared', 'fixtures', 'apptheory', 'api-gateway-rest-sse');
@@ -50,11 +49,7 @@ function grouped(entries: Iterable<[string, string]>): Record<string, string[]> 
 }
 
 /** The vectors' named handlers, written against what the adapter produced. */
-async function runHandler(
-  handler: string,
-  request: BufferedRequest,
-  parts: RestEventParts,
-): Promise<HttpResponseLike> {
+async function runHandler(handler: string, request: Request, parts: RestEventParts): Promise<Response> {
   switch (handler) {
     case 'echo_request': {
       const url = new URL(request.url);
@@ -102,7 +97,7 @@ async function runHandler(
   }
 }
 
-async function serve(event: RestProxyEvent, handler: string): Promise<HttpResponseLike> {
+async function serve(event: RestProxyEvent, handler: string): Promise<Response> {
   try {
     const parts = parseRestEvent(event);
     return await runHandler(handler, toRequest(parts), parts);

@@ -37,7 +37,6 @@ describe('environment configuration', () => {
     assert.deepEqual(config.tasks, { ttlMinutes: 10 });
     assert.deepEqual(config.allowedOrigins, ['https://claude.ai', 'https://claude.com']);
     assert.equal(config.deadlineReserveMs, 1000);
-    assert.equal(config.heapGrowingPercent, 200);
     assert.equal(config.auth, undefined);
   });
 
@@ -47,12 +46,10 @@ describe('environment configuration', () => {
       deployedEnv({
         MCP_SESSION_TTL_MINUTES: '15',
         MCP_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
-        BOS_HEAP_GROWING_PERCENT: '0',
       }),
     );
     // Assess
     assert.equal(config.deployed, true);
-    assert.equal(config.heapGrowingPercent, 0);
     assert.deepEqual(config.sessions, { tableName: 'bos-sessions', ttlMinutes: 15 });
     assert.deepEqual(config.allowedOrigins, ['https://a.example', 'https://b.example']);
     assert.equal(config.endpoint?.origin, 'https://mcp.example.com');
@@ -70,7 +67,6 @@ describe('environment configuration', () => {
         MCP_TASK_TTL_MINUTES: '0',
         MCP_ALLOWED_ORIGINS: 'https://ok.example,https://bad.example/path',
         BOS_DEADLINE_RESERVE_MS: '-5',
-        BOS_HEAP_GROWING_PERCENT: '1001',
         AUTH_JWKS_URL: 'http://issuer.example.com/jwks',
       }),
     );
@@ -82,7 +78,6 @@ describe('environment configuration', () => {
       'MCP_TASK_TTL_MINUTES must be a whole number from 1 to 10080, got "0"',
       'MCP_ALLOWED_ORIGINS entries must be origins like https://claude.ai, got "https://bad.example/path"',
       'BOS_DEADLINE_RESERVE_MS must be a whole number from 0 to 60000, got "-5"',
-      'BOS_HEAP_GROWING_PERCENT must be a whole number from 0 to 1000, got "1001"',
       'AUTH_JWKS_URL must use https, got "http://issuer.example.com/jwks"',
     ]);
   });

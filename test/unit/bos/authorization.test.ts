@@ -6,7 +6,6 @@ import { createHarness, ENDPOINT, ISSUER } from './platform-harness.js';
 import type { Message } from './sse-frames.js';
 import { messagesOf, operationResultOf, pairKey, parseSse } from './sse-frames.js';
 import { checkStream } from './stream-invariants.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const METADATA_URL = 'https://bos.example.test/.well-known/oauth-protected-resource/mcp/apps/bos/platform';
 
@@ -21,7 +20,7 @@ before(async () => {
 });
 after(() => harness.platform.server.settled());
 
-const json = async (response: HttpResponseLike) => (await response.json()) as Message;
+const json = async (response: Response) => (await response.json()) as Message;
 
 function initialize(headers: Record<string, string>): Request {
   return new Request(ENDPOINT, {

@@ -1,25 +1,25 @@
 /**
- * The BOS text block written in chunks (`StructuredText`) is byte-identical to the one-string implementation it
- * replaced, which is kept here only as the oracle, for any structured content: non-ASCII, astral characters, lone
- * surrogates, control characters, quotes and backslashes, separators inside strings, nested attributes, empty
- * arrays and objects, nulls and numbers.
+ * The BOS text block (`structuredText`) and the final message that carries it are byte-identical to an
+ * independent writer of the contract's text form, kept here as the oracle, for any structured content: non-ASCII,
+ * astral characters, lone surrogates, control characters, quotes and backslashes, separators inside strings,
+ * nested attributes, empty arrays and objects, nulls and numbers.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 
-import { StructuredText, structuredText } from '../../../lambda/bos/extension/index.js';
-import { directResult, LAZY_TEXT_MIN_RECORDS } from '../../../lambda/bos/tools/results.js';
+import { structuredText } from '../../../lambda/bos/extension/index.js';
+import { directResult, envelopeResult } from '../../../lambda/bos/tools/results.js';
+import type { PublicContext } from '../../../lambda/bos/directory/types.js';
 import type { FederationResult } from '../../../lambda/federation/index.js';
 import type { McpRequestContext } from '../../../lambda/mcp/index.js';
-import { ChunkedJson } from '../../../lambda/mcp/index.js';
 import type { JsonObject, JsonValue } from '../../../lambda/mcp/index.js';
-import { resultBody } from '../../../lambda/mcp/json-rpc.js';
+import { resultJson } from '../../../lambda/mcp/json/json-rpc.js';
 
 const CONTRACT = new URL('../../../../shared/contract/bos-source-results-v1.txt', import.meta.url);
 
-/** The oracle: the previous `structuredText` (string concatenation plus a regular expression per string). */
+/** The oracle: the contract's text form written value by value (string concatenation, one escape per string). */
 function oracle(value: unknown): string {
   return write(value) ?? 'null';
 }
@@ -103,19 +103,8 @@ const structured = fc.record({
   context: fc.dictionary(text, json, { maxKeys: 3 }),
 }) as fc.Arbitrary<JsonObject>;
 
-/** The bytes of `body`, decoded (chunks end between characters). */
-function bodyString(body: ChunkedJson, chunkBytes: number): string {
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let out = '';
-  for (const chunk of body) {
-    assert.ok(chunk.byteLength <= chunkBytes);
-    out += decoder.decode(chunk);
-  }
-  return out;
-}
-
-describe('BOS text block in chunks', () => {
-  it('matches the previous one-string text for any value (structuredText)', () => {
+describe('BOS text block', () => {
+  it('matches the oracle for any value (structuredText)', () => {
     fc.assert(
       fc.property(fc.oneof(json, structured), (value) => {
         assert.equal(structuredText(value), oracle(value));
@@ -124,30 +113,35 @@ describe('BOS text block in chunks', () => {
     );
   });
 
-  it('writes the whole tool result byte for byte as before, at any chunk size', () => {
+  it('gives the literal contract text for a known value (the oracle itself is checked)', () => {
+    const value = { a: [1, 'Zoë', null], 'k:,': 'x, y: \\u00e9 é 😀', e: {}, f: [] };
+    const expected =
+      '{"a": [1, "Zo\\u00eb", null], "k:,": "x, y: \\\\u00e9 \\u00e9 \\ud83d\\ude00", "e": {}, "f": []}';
+    assert.equal(structuredText(value), expected);
+    assert.equal(oracle(value), expected);
+    assert.deepEqual(JSON.parse(expected), value);
+  });
+
+  it('writes the whole final message byte for byte as the oracle says', () => {
     fc.assert(
-      fc.property(structured, fc.constantFrom(64, 97, 1000, 65_536), (content, chunkBytes) => {
+      fc.property(structured, (content) => {
         const result = {
-          content: [{ type: 'text', text: new StructuredText(content) }],
-          structuredContent: content,
-          isError: false,
-        } as unknown as JsonObject;
-        const before = {
-          content: [{ type: 'text', text: oracle(content) }],
+          content: [{ type: 'text', text: structuredText(content) }],
           structuredContent: content,
           isError: false,
         };
-        const expected = JSON.stringify({ jsonrpc: '2.0', id: 'call-1', result: before });
-        const message = { jsonrpc: '2.0', id: 'call-1', result } as JsonObject;
-        assert.equal(bodyString(new ChunkedJson(message, chunkBytes), chunkBytes), expected);
-        // JSON.stringify (batches) sees the plain text through toJSON: the same bytes.
-        assert.equal(JSON.stringify(message), expected);
+        const expected = JSON.stringify({
+          jsonrpc: '2.0',
+          id: 'call-1',
+          result: { ...result, content: [{ type: 'text', text: oracle(content) }] },
+        });
+        assert.equal(resultJson('call-1', result), expected);
       }),
       { numRuns: 300 },
     );
   });
 
-  it('matches the previous text for large results of realistic records (many chunks)', () => {
+  it('matches the oracle for large results of realistic records', () => {
     const names = [
       'Zoë Berg',
       'Łukasz García',
@@ -165,18 +159,7 @@ describe('BOS text block in chunks', () => {
       attributes: { office: i % 2 === 0 ? 'São Paulo' : 'Berlin', level: i % 5, tags: [], extra: {} },
     }));
     const content: JsonObject = { result: records, metadata: { result_count: records.length } };
-    const result = {
-      content: [{ type: 'text', text: new StructuredText(content) }],
-      structuredContent: content,
-    };
-    const body = resultBody(42, result as unknown as JsonObject);
-    assert.ok(body instanceof ChunkedJson);
-    const expected = JSON.stringify({
-      jsonrpc: '2.0',
-      id: 42,
-      result: { content: [{ type: 'text', text: oracle(content) }], structuredContent: content },
-    });
-    assert.equal(bodyString(body, 65_536), expected);
+    assert.equal(structuredText(content), oracle(content));
   });
 
   it('writes the contract final frame byte for byte from its structured content (contract §5)', (t) => {
@@ -191,35 +174,41 @@ describe('BOS text block in chunks', () => {
     const frame = JSON.parse(line) as { result: { structuredContent: JsonObject; _meta: JsonObject } };
     const { structuredContent, _meta } = frame.result;
     const result = {
-      content: [{ type: 'text', text: new StructuredText(structuredContent) }],
+      content: [{ type: 'text', text: structuredText(structuredContent) }],
       structuredContent,
       isError: true,
       _meta,
-    } as unknown as JsonObject;
-    const body = resultBody('search-1', result);
-    assert.ok(body instanceof ChunkedJson);
-    assert.equal(bodyString(body, 65_536), line);
+    };
+    assert.equal(resultJson('search-1', result), line);
   });
 
-  it('uses the lazy text from LAZY_TEXT_MIN_RECORDS records on, and one string below (same bytes either way)', () => {
+  it('builds direct and envelope tool results whose final message matches the oracle', () => {
     const federation = (count: number) =>
       ({
         records: Array.from({ length: count }, (_, i) => ({ record_ref: `r${i}`, display_name: 'Zoë' })),
-        metadata: { completeness: 'complete', result_count: count },
+        metadata: { completeness: count === 3 ? 'partial' : 'complete', result_count: count },
       }) as unknown as FederationResult;
-    const ctx = { shape: 'sessionful' } as McpRequestContext;
-    for (const count of [0, LAZY_TEXT_MIN_RECORDS - 1, LAZY_TEXT_MIN_RECORDS, 50]) {
-      const result = directResult(federation(count), ctx);
-      const text = result.content[0]?.type === 'text' ? result.content[0].text : undefined;
-      assert.equal(text instanceof StructuredText, count >= LAZY_TEXT_MIN_RECORDS, `${count} records`);
-      const body = resultBody(1, result as unknown as JsonObject);
-      assert.equal(typeof body === 'string', count < LAZY_TEXT_MIN_RECORDS);
-      const expected = JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        result: { ...result, content: [{ type: 'text', text: oracle(result.structuredContent) }] },
-      });
-      assert.equal(typeof body === 'string' ? body : bodyString(body, 65_536), expected);
+    const context = { context_id: 'ctx-1', tenant_id: 't' } as unknown as PublicContext;
+    for (const shape of ['sessionful', 'stateless'] as const) {
+      const ctx = { shape } as McpRequestContext;
+      for (const count of [0, 3, 4, 50]) {
+        for (const result of [
+          directResult(federation(count), ctx),
+          envelopeResult(federation(count), context, ctx),
+        ]) {
+          const expected = JSON.stringify({
+            jsonrpc: '2.0',
+            id: 1,
+            result: { ...result, content: [{ type: 'text', text: oracle(result.structuredContent) }] },
+          });
+          assert.equal(
+            resultJson(1, result as unknown as JsonObject),
+            expected,
+            `${shape}, ${count} records`,
+          );
+          assert.equal(result.isError, count === 3);
+        }
+      }
     }
   });
 });

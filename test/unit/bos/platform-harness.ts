@@ -11,7 +11,6 @@ import { createFixtureSource, DEMO_SOURCE_OPTIONS } from '../../../lambda/source
 import type { FixtureSourceOptions } from '../../../lambda/sources/index.js';
 import type { DevAuth } from '../../../local/dev-auth.js';
 import { createDevAuth } from '../../../local/dev-auth.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 export const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 export const ISSUER = 'https://issuer.example.test';
@@ -49,8 +48,8 @@ export interface Session {
   sessionId: string;
   /** The JSON-RPC `initialize` response that opened the session. */
   initialized: { result: { capabilities: Record<string, Record<string, unknown>> } };
-  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<HttpResponseLike>;
-  rpc(method: string, params?: Record<string, unknown>, id?: number | string): Promise<HttpResponseLike>;
+  call(name: string, args: Record<string, unknown>, options?: CallOptions): Promise<Response>;
+  rpc(method: string, params?: Record<string, unknown>, id?: number | string): Promise<Response>;
 }
 
 /** A platform over the demo directory and fast demo sources, with a dev issuer's inline JWKS. */

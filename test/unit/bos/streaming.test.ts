@@ -6,7 +6,6 @@ import { createHarness } from './platform-harness.js';
 import type { Frame, Message } from './sse-frames.js';
 import { messagesOf, operationResultOf, pairKey, parseSse } from './sse-frames.js';
 import { checkStream } from './stream-invariants.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const PEOPLE_CONTEXT = {
   context_handle: DEMO_PEOPLE_CONTEXT_HANDLE,
@@ -20,7 +19,7 @@ const PEOPLE_CONTEXT = {
 let harness: Harness;
 let session: Session;
 /** One negotiated `list_people` call (id `search-1`), read whole; most tests inspect it. */
-let streamed: { headers: HttpResponseLike['headers']; frames: Frame[]; messages: Message[] };
+let streamed: { headers: Response['headers']; frames: Frame[]; messages: Message[] };
 
 before(async () => {
   harness = await createHarness();
@@ -32,12 +31,12 @@ before(async () => {
 });
 after(() => harness.platform.server.settled());
 
-async function jsonOf(response: HttpResponseLike): Promise<Message> {
+async function jsonOf(response: Response): Promise<Message> {
   assert.match(response.headers.get('content-type') ?? '', /^application\/json/);
   return (await response.json()) as Message;
 }
 
-async function streamOf(response: HttpResponseLike): Promise<Message[]> {
+async function streamOf(response: Response): Promise<Message[]> {
   assert.equal(response.status, 200);
   return messagesOf(parseSse(await response.text()));
 }

@@ -7,7 +7,6 @@ import { createHarness } from './platform-harness.js';
 import type { Message } from './sse-frames.js';
 import { messagesOf, operationResultOf, pairKey, parseSse } from './sse-frames.js';
 import { checkStream } from './stream-invariants.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const SALES_CONTEXT = {
   context_handle: DEMO_SALES_CONTEXT_HANDLE,
@@ -27,8 +26,8 @@ before(async () => {
 });
 after(() => harness.platform.server.settled());
 
-const json = async (response: HttpResponseLike) => (await response.json()) as Message;
-const stream = async (response: HttpResponseLike) => messagesOf(parseSse(await response.text()));
+const json = async (response: Response) => (await response.json()) as Message;
+const stream = async (response: Response) => messagesOf(parseSse(await response.text()));
 
 describe('discovery of the extension (contract §1)', () => {
   it('advertises bos/source-results/v1 in initialize and server/discover', async () => {

@@ -21,7 +21,6 @@ import type { Logger } from '../../../lambda/mcp/index.js';
 import { composeSources } from '../../../lambda/handlers/compose-sources.js';
 import type { SourceCompositionOptions } from '../../../lambda/handlers/compose-sources.js';
 import { createDevAuth } from '../../../local/dev-auth.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 const ISSUER = 'https://issuer.example.test';
@@ -92,7 +91,7 @@ async function run(env: Record<string, string>, options: SourceCompositionOption
     serverOptions: { name: 'bos-test', version: '0.0.0', logger },
   });
   let sessionId = '';
-  const post = async (body: unknown): Promise<HttpResponseLike> => {
+  const post = async (body: unknown): Promise<Response> => {
     await sources.refresh();
     return platform.handle(
       new Request(ENDPOINT, {

@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpServer } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, manualClock, post, postHeaders, rpc } from './helpers.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 const secret = 'AKIAFAKESECRET/password=hunter2';
 
@@ -15,7 +14,7 @@ interface Row {
   status: number;
   /** JSON-RPC error code, or undefined where a fixture pins a non-JSON-RPC body. */
   code: number | undefined;
-  run: () => Promise<HttpResponseLike>;
+  run: () => Promise<Response>;
 }
 
 async function withEchoTools(

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { PendingClientRequests } from '../../../lambda/mcp/client-requests.js';
+import { PendingClientRequests } from '../../../lambda/mcp/tools/client-requests.js';
 import {
   InMemoryClientReplyStore,
   InMemorySessionStore,

@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { McpServer, StreamingToolOptions } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, rpc } from './helpers.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 interface Probe {
   aborted: boolean;
@@ -44,7 +43,7 @@ const call = (session: string): Request =>
   );
 
 /** Reads until the first progress frame, then drops the connection; returns what was read. */
-async function readFirstProgressThenDisconnect(res: HttpResponseLike): Promise<string> {
+async function readFirstProgressThenDisconnect(res: Response): Promise<string> {
   const reader = res.body!.getReader();
   const decoder = new TextDecoder();
   let text = '';

@@ -3,7 +3,6 @@
 import assert from 'node:assert/strict';
 import { McpServer, silentLogger } from '../../../lambda/mcp/index.js';
 import type { McpInvocationContext, McpServerOptions } from '../../../lambda/mcp/index.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 export const postHeaders = {
   'content-type': 'application/json',
@@ -52,7 +51,7 @@ export function inSession(sessionId: string, version = '2025-11-25'): Record<str
 }
 
 /** Status plus parsed JSON body (undefined when empty). */
-export async function readJson(res: HttpResponseLike): Promise<{ status: number; body: any; text: string }> {
+export async function readJson(res: Response): Promise<{ status: number; body: any; text: string }> {
   const text = await res.text();
   return { status: res.status, text, body: text === '' ? undefined : JSON.parse(text) };
 }

@@ -9,7 +9,6 @@ import { createParser } from 'eventsource-parser';
 import type { EventSourceMessage } from 'eventsource-parser';
 import type { McpServer, StreamingToolContext } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, readJson, rpc } from './helpers.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 function streamingServer(overrides: Parameters<typeof makeServer>[0] = {}): McpServer {
   const server = makeServer({ keepaliveMs: 0, ...overrides });
@@ -32,7 +31,7 @@ function get(headers: Record<string, string>): Request {
 
 /** Reads a streaming body until `until` holds for the text so far (or the body ends). */
 async function readUntil(
-  res: HttpResponseLike,
+  res: Response,
   until: (text: string) => boolean,
 ): Promise<{ text: string; reader: ReadableStreamDefaultReader<Uint8Array> }> {
   const reader = res.body!.getReader();

@@ -8,7 +8,6 @@ import { describe, it } from 'node:test';
 import type { McpServer, StreamingToolOptions } from '../../../lambda/mcp/index.js';
 import { initialize, inSession, makeServer, parseSse, post, rpc } from './helpers.js';
 import { modernMeta, modernPost } from './stateless/helpers.js';
-import type { HttpResponseLike } from '../../../lambda/mcp/index.js';
 
 interface Seen {
   hookRuns: number;
@@ -40,7 +39,7 @@ function serverWith(hook: StreamingToolOptions['beforeStream'] | 'none', seen: S
 
 const planFor = (args: { n?: number }) => Promise.resolve({ plan: args.n ?? 0 });
 
-async function finalFrame(res: HttpResponseLike): Promise<Record<string, unknown>> {
+async function finalFrame(res: Response): Promise<Record<string, unknown>> {
   assert.equal(res.headers.get('content-type'), 'text/event-stream');
   const frames = parseSse(await res.text()).filter((b) => b.data !== undefined);
   return JSON.parse(frames.at(-1)?.data ?? '{}') as Record<string, unknown>;

@@ -10,7 +10,6 @@ import fc from 'fast-check';
 import type { McpServer } from '../../../../lambda/mcp/index.js';
 import { makeServer, postHeaders } from '../helpers.js';
 import { sentinel } from './helpers.js';
-import type { HttpResponseLike } from '../../../../lambda/mcp/index.js';
 
 /** Status → the JSON-RPC error codes documented for it (200 also allows results and SSE). */
 const DOCUMENTED: Record<number, readonly number[]> = {
@@ -170,7 +169,7 @@ function build(e: Exchange): Request {
 }
 
 /** Problems with one response; empty when it is a documented pair. */
-async function problems(res: HttpResponseLike): Promise<string[]> {
+async function problems(res: Response): Promise<string[]> {
   const type = res.headers.get('content-type') ?? '';
   const text = await res.text();
   if (res.status === 202) return text === '' ? [] : ['202 with a body'];
