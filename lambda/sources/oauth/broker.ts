@@ -6,12 +6,13 @@
  */
 import { decodeJwt } from 'jose';
 import type { JWTPayload } from 'jose';
-import { ProviderError, resolveCredential, sendHttp } from '../kernel/index.js';
+import { ProviderError, resolveCredential } from '../kernel/index.js';
 import type { ProviderCredential } from '../registry/types.js';
 import { authenticateClient, ClientCredentialError } from './client-auth.js';
 import type { BrokerOptions, ClientCredentialsOptions } from './options.js';
 import { requestToken } from './token-endpoint.js';
-import type { TokenTransport } from './token-endpoint.js';
+import { fetchTokenTransport } from './token-transport.js';
+import type { TokenTransport } from './token-transport.js';
 
 /** A token the broker holds. `claims` are read, not verified: the API that receives the token verifies it. */
 export interface BrokerToken {
@@ -53,7 +54,7 @@ export class ClientCredentialsBroker {
     this.#options = options;
     this.#credential = credential;
     this.#clock = brokerOptions.clock ?? Date.now;
-    this.#transport = brokerOptions.transport ?? sendHttp;
+    this.#transport = brokerOptions.transport ?? fetchTokenTransport;
     this.#allowLoopbackHttp = brokerOptions.allowLoopbackHttp ?? false;
     this.#timeoutMs = brokerOptions.requestTimeoutMs ?? 10_000;
     this.#maxBytes = brokerOptions.maxResponseBytes ?? 65_536;

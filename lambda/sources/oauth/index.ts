@@ -1,7 +1,8 @@
 /** The OAuth 2.0 client-credentials broker that real sources use to get their access tokens. */
 export { ClientCredentialsBroker } from './broker.js';
 export type { BrokerToken } from './broker.js';
-export type { TokenTransport } from './token-endpoint.js';
+export { fetchTokenTransport } from './token-transport.js';
+export type { TokenExchange, TokenResponse, TokenTransport } from './token-transport.js';
 export { ASSERTION_LIFETIME_S, ClientCredentialError } from './client-auth.js';
 export {
   ASSERTION_ALGORITHMS,

@@ -4,7 +4,7 @@
  * private key is the source's `credential_ref`, resolved only when a token is requested.
  */
 import { isAllowedProviderUrl } from '../kernel/index.js';
-import type { HttpExchange, HttpResult } from '../kernel/index.js';
+import type { TokenTransport } from './token-transport.js';
 
 /** RFC 7591 `token_endpoint_auth_method` values the broker speaks. */
 export const CLIENT_AUTH_METHODS = ['client_secret_basic', 'client_secret_post', 'private_key_jwt'] as const;
@@ -40,8 +40,8 @@ export interface ClientCredentialsOptions {
 export interface BrokerOptions {
   /** @default Date.now */
   readonly clock?: () => number;
-  /** @default the kernel's `sendHttp` (node:http/https; never the global fetch, see kernel/http-transport.ts) */
-  readonly transport?: (exchange: HttpExchange) => Promise<HttpResult>;
+  /** @default `fetchTokenTransport` (the platform's fetch) */
+  readonly transport?: TokenTransport;
   /** Admit a plain `http` token endpoint on a loopback host (the local stack only). @default false */
   readonly allowLoopbackHttp?: boolean;
   /** Longest a token request may take when no caller's deadline is nearer. @default 10000 */

@@ -5,10 +5,11 @@
  * {@link ProviderError}s — a code, a reason of ours and the HTTP status — never the server's
  * `error_description`, the body or anything sent.
  */
-import { assertProviderUrl, ProviderError, TransportError } from '../kernel/index.js';
-import type { HttpExchange, HttpResult } from '../kernel/index.js';
+import { assertProviderUrl, ProviderError } from '../kernel/index.js';
 import type { ClientAuthentication } from './client-auth.js';
 import type { ClientCredentialsOptions } from './options.js';
+import { TokenBodyTooLargeError, TokenTransportError } from './token-transport.js';
+import type { TokenResponse, TokenTransport } from './token-transport.js';
 
 /** An access token as the endpoint issued it. */
 export interface IssuedToken {
@@ -16,9 +17,6 @@ export interface IssuedToken {
   /** Seconds, from `expires_in`; undefined when the server did not say. */
   readonly expiresInS: number | undefined;
 }
-
-/** Sends one HTTP exchange (the kernel's `sendHttp`, or a wrapper of it in tests). */
-export type TokenTransport = (exchange: HttpExchange) => Promise<HttpResult>;
 
 // RFC 6749 §5.2 and RFC 8707 §2 error codes that say the client, its grant or what it asked for is refused.
 const REFUSALS = new Set([
@@ -45,16 +43,14 @@ export async function requestToken(
   if (options.scopes.length > 0) form.set('scope', options.scopes.join(' '));
   if (options.resource !== undefined) form.set('resource', options.resource);
   const body = form.toString();
-  let result: HttpResult;
+  let result: TokenResponse;
   try {
     // The transport never follows a redirect: a 3xx is refused below, so the credential goes nowhere else.
     result = await request.transport({
       url: options.tokenUrl,
-      method: 'POST',
       headers: {
         accept: 'application/json',
         'content-type': 'application/x-www-form-urlencoded',
-        'content-length': String(Buffer.byteLength(body)),
         ...auth.headers,
       },
       body,
@@ -63,11 +59,12 @@ export async function requestToken(
     });
   } catch (error) {
     if (request.signal.aborted) throw request.signal.reason;
-    if (error instanceof ProviderError) throw error;
-    const refused = error instanceof TransportError && error.code === 'ECONNREFUSED';
+    if (error instanceof TokenBodyTooLargeError)
+      throw new ProviderError('source_unavailable', 'body_too_large');
+    const refused = error instanceof TokenTransportError && error.code === 'ECONNREFUSED';
     throw new ProviderError('source_unavailable', refused ? 'connection_refused' : 'connection_failed');
   }
-  const json = parseJson(result.body.toString('utf8'));
+  const json = parseJson(result.body);
   if (result.status < 200 || result.status >= 300) throw refusal(result.status, json);
   const accessToken = json?.['access_token'];
   const tokenType = json?.['token_type'];

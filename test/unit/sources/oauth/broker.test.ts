@@ -8,9 +8,9 @@ import { inspect } from 'node:util';
 import { after, before, describe, it } from 'node:test';
 import { createRemoteJWKSet, exportJWK, exportPKCS8, generateKeyPair, jwtVerify } from 'jose';
 import { isSourceError } from '../../../../lambda/federation/index.js';
-import { sendHttp } from '../../../../lambda/sources/kernel/index.js';
 import {
   ClientCredentialsBroker,
+  fetchTokenTransport,
   parseClientCredentialsOptions,
 } from '../../../../lambda/sources/oauth/index.js';
 import type {
@@ -123,7 +123,7 @@ describe('ClientCredentialsBroker against oidc-provider', { timeout: 30_000 }, (
     const bodies: string[] = [];
     const recording: TokenTransport = (exchange) => {
       bodies.push(exchange.body ?? '');
-      return sendHttp(exchange);
+      return fetchTokenTransport(exchange);
     };
     const broker = brokerFor(jwtApp(), staticCredential('KEY', privatePem), { transport: recording });
     const first = await broker.token(live());
