@@ -24,18 +24,22 @@ import {
   buildSource,
   createFixtureSource,
   createFixtureSourceFactory,
+  createLdapSourceFactory,
+  createScimSourceFactory,
   createSourceCatalog,
   FIXTURE_ADAPTER,
   fixturePreset,
+  LDAP_ADAPTER,
   scaleLatency,
+  SCIM_ADAPTER,
   SourceConfigError,
   traceSource,
 } from '../sources/index.js';
-import type { SourceSpec } from '../sources/index.js';
+import type { ProviderSettings, SourceSpec } from '../sources/index.js';
 import { composeCredentialResolver } from './compose-directory.js';
-import { fixtureKnobs } from './compose-fixture-knobs.js';
+import { fixtureKnobs, isLocalRun } from './compose-fixture-knobs.js';
 
-export { isLocalRun } from './compose-fixture-knobs.js';
+export { isLocalRun };
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -85,7 +89,11 @@ export function composeSources(
   let resolver = options.resolver;
   const resolve = (name: string): Promise<string> =>
     (resolver ??= composeCredentialResolver(config, env)).resolve(name);
-  const factories = { [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }) };
+  const factories = {
+    [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
+    [SCIM_ADAPTER]: createScimSourceFactory(providerSettings(config, logger)),
+    [LDAP_ADAPTER]: createLdapSourceFactory(providerSettings(config, logger)),
+  };
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));
 
@@ -103,6 +111,22 @@ export function composeSources(
     onLoadError: (error) => logger.error('bos.sources.load_failed', problemsOf(error)),
     ttlMs: options.definitionsTtlMs ?? SOURCE_DEFINITIONS_TTL_MS,
   });
+}
+
+/**
+ * The provider kernel's settings: plain `http`/`ldap` to loopback hosts only on a local run (the local
+ * stack's SCIM server and slapd); its log lines (codes, reasons, statuses, counts: never provider text)
+ * as `bos.sources.<event>`.
+ */
+function providerSettings(config: PlatformConfig, logger: Logger): ProviderSettings {
+  return {
+    allowLoopbackHttp: isLocalRun(config),
+    log: ({ event, source, ...detail }) => {
+      const fields = { source_type: source.source_type, source_identity: source.source_identity, ...detail };
+      if (event === 'provider_failed') logger.warn(`bos.sources.${event}`, fields);
+      else logger.info(`bos.sources.${event}`, fields);
+    },
+  };
 }
 
 /**

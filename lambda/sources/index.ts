@@ -42,3 +42,6 @@ export type {
   SourceSpec,
   UnreadableSource,
 } from './registry/index.js';
+export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
+export { createLdapSourceFactory, LDAP_ADAPTER } from './ldap/index.js';
+export { createScimSourceFactory, SCIM_ADAPTER } from './scim/index.js';

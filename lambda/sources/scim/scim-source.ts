@@ -87,7 +87,7 @@ export function createScimSource(
       first,
       settings,
       ...(limit === undefined ? {} : { limit }),
-      toRecord: scimUserMapper(source, options.locationHost, new Date().toISOString()),
+      toRecord: scimUserMapper(source, options.locationHost, new Date().toISOString(), options.baseUrl),
       fetchPage: async (url, signal) => {
         const page = await http.getJson(url, headers, signal);
         const resources = (page.json as { Resources?: unknown } | null)?.Resources;

@@ -49,6 +49,7 @@ export function scimUserMapper(
   source: SourceRef,
   locationHost: string,
   readAt: string,
+  baseUrl?: URL,
 ): (item: unknown) => ItemOutcome {
   return (item) => {
     if (!isObject(item)) return MALFORMED;
@@ -59,7 +60,8 @@ export function scimUserMapper(
     if (location !== undefined) {
       let host: string;
       try {
-        host = new URL(location).host.toLowerCase();
+        // A relative location (allowed by some servers) resolves against the base URL: on its host.
+        host = new URL(location, baseUrl).host.toLowerCase();
       } catch {
         return MALFORMED;
       }

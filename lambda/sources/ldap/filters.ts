@@ -1,0 +1,39 @@
+/**
+ * The federated queries as LDAP search filters, built from ldapts filter objects. They are encoded as
+ * BER values (RFC 4511 §4.5.1), never as filter strings, so `*`, `(`, `)`, `\` or NUL in a query are
+ * matched as characters, exactly what RFC 4515 escaping would achieve for a string filter.
+ */
+import { AndFilter, EqualityFilter, GreaterThanEqualsFilter, OrFilter, SubstringFilter } from 'ldapts';
+import type { Filter } from 'ldapts';
+import type { SourceQuery } from '../../federation/index.js';
+import type { LdapAttributeMap } from './options.js';
+
+/** `20261008120000Z` (RFC 4517 GeneralizedTime) of an ISO instant. */
+export function generalizedTime(iso: string): string {
+  return `${new Date(iso).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
+}
+
+/** The search filter of `query` under the configured object class. */
+export function ldapFilterFor(query: SourceQuery, objectClass: string, map: LdapAttributeMap): Filter {
+  const base = new EqualityFilter({ attribute: 'objectClass', value: objectClass });
+  switch (query.operation) {
+    case 'search_people': {
+      const text = query.query.trim();
+      if (text === '') return base;
+      const matches = [map.display_name, map.email].map(
+        (attribute) => new SubstringFilter({ attribute, any: [text] }),
+      );
+      return new AndFilter({ filters: [base, new OrFilter({ filters: matches })] });
+    }
+    case 'list_people': {
+      if (query.updated_since === undefined || Number.isNaN(Date.parse(query.updated_since))) return base;
+      const since = new GreaterThanEqualsFilter({
+        attribute: 'modifyTimestamp',
+        value: generalizedTime(query.updated_since),
+      });
+      return new AndFilter({ filters: [base, since] });
+    }
+    case 'get_person':
+      return base; // every entry is a candidate (docs/federation.md)
+  }
+}

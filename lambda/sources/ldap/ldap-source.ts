@@ -1,0 +1,140 @@
+/**
+ * The `ldap` adapter: a simple bind (over `ldaps://`, or StartTLS; plain `ldap://` only to a loopback host
+ * on a local run), then an RFC 2696 paged search under the base DN, read page by page through the
+ * kernel's page loop (ldapts keeps the paged-results cookie). The read's signal and deadline tear the
+ * connection down, so the directory sees the search abandoned.
+ */
+import { connect as netConnect } from 'node:net';
+import type { Socket } from 'node:net';
+import { connect as tlsConnect } from 'node:tls';
+import type { TLSSocket } from 'node:tls';
+import { Client } from 'ldapts';
+import type { SearchResult } from 'ldapts';
+import type {
+  RawRecord,
+  ReadOptions,
+  SourceAdapter,
+  SourceQuery,
+  SourceRef,
+} from '../../federation/index.js';
+import {
+  isLoopbackHost,
+  ProviderError,
+  providerPages,
+  ReadBudget,
+  resolveCredential,
+} from '../kernel/index.js';
+import type { ProviderSettings } from '../kernel/index.js';
+import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import { ldapEntryMapper } from './entry-record.js';
+import { ldapFailure } from './errors.js';
+import { ldapFilterFor } from './filters.js';
+import { ldapOptionsFromSpec } from './options.js';
+import type { LdapSourceOptions } from './options.js';
+
+type Pages = AsyncIterator<SearchResult>;
+
+/** Builds LDAP adapters with this composition's kernel settings (loopback allowance, log). */
+export function createLdapSourceFactory(settings: ProviderSettings = {}): SourceFactory {
+  return (spec) => createLdapSource(spec, ldapOptionsFromSpec(spec), settings);
+}
+
+/** Whether the connection would be protected (ldaps, StartTLS) or is a permitted loopback one. */
+function transportAllowed(options: LdapSourceOptions, settings: ProviderSettings): boolean {
+  if (options.url.protocol === 'ldaps:' || options.startTls) return true;
+  return settings.allowLoopbackHttp === true && isLoopbackHost(options.url.hostname);
+}
+
+/** An LDAP adapter for one validated definition. */
+export function createLdapSource(
+  spec: SourceSpec,
+  options: LdapSourceOptions,
+  settings: ProviderSettings = {},
+): SourceAdapter {
+  const source: SourceRef = { source_type: options.sourceType, source_identity: spec.source_id };
+  const map = options.attributes;
+  const requested = [
+    map.external_id,
+    map.display_name,
+    map.email,
+    map.phone,
+    ...map.extra,
+    'modifyTimestamp',
+    'entryCSN',
+  ];
+
+  async function* read(query: SourceQuery, readOptions: ReadOptions): AsyncGenerator<RawRecord[]> {
+    const budget = new ReadBudget(readOptions);
+    if (!transportAllowed(options, settings)) throw new ProviderError('source_unavailable', 'insecure_url');
+    const password = await resolveCredential(spec.credential);
+    const signal = budget.requestSignal();
+    // Every socket ldapts opens, so an abort can close them: ldapts itself takes no AbortSignal.
+    const sockets = new Set<Socket | TLSSocket>();
+    const track = <S extends Socket | TLSSocket>(socket: S): S => {
+      sockets.add(socket);
+      socket.once('close', () => sockets.delete(socket));
+      return socket;
+    };
+    const teardown = () => {
+      for (const socket of sockets) socket.destroy();
+    };
+    signal.addEventListener('abort', teardown, { once: true });
+    const client = new Client({
+      url: options.url.href.replace(/\/$/, ''),
+      timeout: Math.max(1, budget.remaining()),
+      connectTimeout: Math.max(1, Math.min(budget.remaining(), 10_000)),
+      tlsOptions: { servername: options.url.hostname, minVersion: 'TLSv1.2' },
+      createConnection: ((...args: Parameters<typeof netConnect>) =>
+        track(netConnect(...args))) as typeof netConnect,
+      createSecureConnection: ((...args: Parameters<typeof tlsConnect>) =>
+        track(tlsConnect(...args))) as typeof tlsConnect,
+    });
+    const guarded = async <T>(step: () => Promise<T>): Promise<T> => {
+      try {
+        return await step();
+      } catch (error) {
+        throw ldapFailure(error, budget);
+      }
+    };
+    try {
+      if (options.startTls)
+        await guarded(() => client.startTLS({ servername: options.url.hostname, minVersion: 'TLSv1.2' }));
+      await guarded(() => client.bind(options.bindDn, password));
+      const search = client.searchPaginated(options.baseDn, {
+        scope: 'sub',
+        filter: ldapFilterFor(query, options.objectClass, map),
+        attributes: requested,
+        derefAliases: options.derefAliases,
+        paged: { pageSize: options.pageSize },
+        timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
+      });
+      const pages: Pages = search[Symbol.asyncIterator]();
+      yield* providerPages<Pages>({
+        source,
+        first: pages,
+        settings,
+        ...(query.operation === 'search_people' && query.limit !== undefined ? { limit: query.limit } : {}),
+        toRecord: ldapEntryMapper(source, options.baseDn, map, new Date().toISOString()),
+        fetchPage: (iterator) =>
+          guarded(async () => {
+            const step = await iterator.next();
+            return step.done === true
+              ? { items: [], next: undefined }
+              : { items: step.value.searchEntries, next: iterator };
+          }),
+      });
+    } finally {
+      signal.removeEventListener('abort', teardown);
+      // A polite unbind when the connection is still usable; never waited on past a short moment.
+      const unbind = client.isConnected ? client.unbind().catch(() => undefined) : Promise.resolve();
+      await Promise.race([unbind, new Promise((resolve) => setTimeout(resolve, 200))]);
+      teardown();
+    }
+  }
+
+  return {
+    source,
+    ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+    read,
+  };
+}

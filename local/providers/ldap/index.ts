@@ -1,0 +1,6 @@
+/** The local OpenLDAP directory (Debian slapd) and its relay. */
+export { LDAP_CONTRACTORS_DN, LDAP_PEOPLE_DN, LDAP_READER_DN, LDAP_SUFFIX } from './ldif.js';
+export { startRelay } from './relay.js';
+export type { LdapRelay, RelayBehaviour } from './relay.js';
+export { slapdPath, startSlapd } from './slapd.js';
+export type { LocalSlapd, SlapdOptions } from './slapd.js';

@@ -1,0 +1,83 @@
+/**
+ * The local directory's configuration and content: a `slapd.conf` for one `back_mdb` database with a
+ * read-only service account limited as providers.md §1.5 measured (unpaged searches stop at 50 entries,
+ * paged pages at most 100), and the seeded people as `inetOrgPerson` LDIF for `slapadd`.
+ */
+import type { ProviderPerson } from '../population.js';
+
+/** The suffix and the entries the tests and the demo use. */
+export const LDAP_SUFFIX = 'dc=acme,dc=test';
+export const LDAP_PEOPLE_DN = `ou=people,${LDAP_SUFFIX}`;
+export const LDAP_READER_DN = `cn=reader,ou=system,${LDAP_SUFFIX}`;
+/** People outside the people subtree, reachable from inside it only through an alias. */
+export const LDAP_CONTRACTORS_DN = `ou=contractors,${LDAP_SUFFIX}`;
+
+/** `slapd.conf` for a database under `dir`. */
+export function slapdConfig(dir: string, rootPassword: string): string {
+  return `include /etc/ldap/schema/core.schema
+include /etc/ldap/schema/cosine.schema
+include /etc/ldap/schema/inetorgperson.schema
+pidfile ${dir}/slapd.pid
+argsfile ${dir}/slapd.args
+modulepath /usr/lib/ldap
+moduleload back_mdb
+database mdb
+maxsize 268435456
+suffix "${LDAP_SUFFIX}"
+rootdn "cn=admin,${LDAP_SUFFIX}"
+rootpw ${rootPassword}
+directory ${dir}/data
+index objectClass eq
+index cn,mail,uid eq,sub
+# Simple bind needs anonymous auth access to userPassword; nothing else is readable without a bind.
+access to attrs=userPassword by anonymous auth by * none
+access to * by dn.exact="${LDAP_READER_DN}" read by * none
+limits dn.exact="${LDAP_READER_DN}" size.soft=50 size.hard=50 size.pr=100 size.prtotal=unlimited
+`;
+}
+
+/** One LDIF line, base64 (`::`) when the value is not plain ASCII (RFC 2849 SAFE-STRING). */
+function line(name: string, value: string): string {
+  return /^[\x21-\x39\x3b\x3d-\x7e][\x20-\x7e]*$/.test(value) && !value.endsWith(' ')
+    ? `${name}: ${value}`
+    : `${name}:: ${Buffer.from(value, 'utf8').toString('base64')}`;
+}
+
+function person(dn: string, p: ProviderPerson): string {
+  return [
+    line('dn', dn),
+    'objectClass: inetOrgPerson',
+    line('uid', p.id),
+    line('cn', p.displayName),
+    line('givenName', p.givenName),
+    line('sn', p.familyName),
+    line('displayName', p.displayName),
+    line('mail', p.email),
+    line('telephoneNumber', p.phone),
+    line('title', p.title),
+    line('ou', p.department),
+    line('employeeNumber', p.id.slice(1)),
+    '',
+  ].join('\n');
+}
+
+/** The whole directory: structure, the reader account, the people, and one alias out of the subtree. */
+export function directoryLdif(
+  people: readonly ProviderPerson[],
+  readerPassword: string,
+  contractor: ProviderPerson,
+): string {
+  const entries = [
+    `dn: ${LDAP_SUFFIX}\nobjectClass: dcObject\nobjectClass: organization\ndc: acme\no: Acme Corp\n`,
+    `dn: ou=system,${LDAP_SUFFIX}\nobjectClass: organizationalUnit\nou: system\n`,
+    `dn: ${LDAP_READER_DN}\nobjectClass: organizationalRole\nobjectClass: simpleSecurityObject\ncn: reader\n${line('userPassword', readerPassword)}\n`,
+    `dn: ${LDAP_PEOPLE_DN}\nobjectClass: organizationalUnit\nou: people\n`,
+    `dn: ${LDAP_CONTRACTORS_DN}\nobjectClass: organizationalUnit\nou: contractors\n`,
+    person(`uid=${contractor.id},${LDAP_CONTRACTORS_DN}`, contractor),
+    // An alias inside the people subtree naming an entry outside it: a search that dereferences aliases
+    // returns an entry from outside the configured base DN.
+    `dn: uid=alias-${contractor.id},${LDAP_PEOPLE_DN}\nobjectClass: alias\nobjectClass: extensibleObject\nuid: alias-${contractor.id}\naliasedObjectName: uid=${contractor.id},${LDAP_CONTRACTORS_DN}\n`,
+    ...people.map((p) => person(`uid=${p.id},${LDAP_PEOPLE_DN}`, p)),
+  ];
+  return entries.join('\n');
+}
