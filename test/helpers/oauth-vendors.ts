@@ -11,6 +11,7 @@ import { startGraphReplay } from '../../local/providers/graph/server.js';
 import type { GraphReplay } from '../../local/providers/graph/server.js';
 import { startOktaReplay } from '../../local/providers/okta/server.js';
 import type { OktaReplay } from '../../local/providers/okta/server.js';
+import type { ProviderPerson } from '../../local/providers/population.js';
 
 /** The tenant the Entra source is configured for. */
 export const TENANT = '6f1c2a9e-0000-4000-8000-00000000acme';
@@ -45,8 +46,11 @@ export interface OAuthVendors {
   close(): Promise<void>;
 }
 
-/** Starts all three on 127.0.0.1 with `count` people each. */
-export async function startOAuthVendors(count = 250): Promise<OAuthVendors> {
+/** Starts all three on 127.0.0.1 with `count` seeded people each, plus `extraPeople`. */
+export async function startOAuthVendors(
+  count = 250,
+  extraPeople: readonly ProviderPerson[] = [],
+): Promise<OAuthVendors> {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
   const oktaKey = await exportPKCS8(privateKey);
   const jwk = { ...(await exportJWK(publicKey)), kid: 'okta-svc-1', alg: 'RS256', use: 'sig' };
@@ -84,12 +88,14 @@ export async function startOAuthVendors(count = 250): Promise<OAuthVendors> {
     issuer: as.issuer,
     jwksUrl: as.jwksUrl,
     tenantId: TENANT,
-    people: { identity: 'acme-entra', count },
+    people: { name: 'acme-entra', size: count },
+    extraPeople,
   });
   const okta = await startOktaReplay({
     issuer: as.issuer,
     jwksUrl: as.jwksUrl,
-    people: { identity: 'acme-okta', count },
+    people: { name: 'acme-okta', size: count },
+    extraPeople,
   });
   as.addResource({ resource: graph.resource, scope: 'User.Read.All' });
   as.addResource({ resource: okta.origin, scope: 'okta.users.read okta.groups.read' });

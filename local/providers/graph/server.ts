@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createBearerCheck } from '../oauth/bearer.js';
-import { population } from '../replay/people.js';
-import type { PopulationOptions } from '../replay/people.js';
+import { seededPopulation } from '../population.js';
+import type { PopulationOptions, ProviderPerson } from '../population.js';
 import { startReplayHttpServer } from '../replay/http-server.js';
 import type { ReplayAnswer, ReplayExchange } from '../replay/http-server.js';
 import { defaultSwitches, nextFailure } from '../replay/switches.js';
@@ -26,6 +26,8 @@ export interface GraphReplayOptions {
   /** Tokens must carry this `tid` (a token of another tenant is refused, as Graph refuses it). */
   readonly tenantId: string;
   readonly people: PopulationOptions;
+  /** People served beside the seeded ones (e.g. one whose name carries query syntax). */
+  readonly extraPeople?: readonly ProviderPerson[];
   /** @default 'contoso.example' */
   readonly domain?: string;
   /** @default 0 */
@@ -39,6 +41,8 @@ export interface GraphReplay {
   readonly graphUrl: string;
   /** The resource indicator tokens must be issued for (`aud`). */
   readonly resource: string;
+  /** The people behind {@link users}, in the same order. */
+  readonly people: readonly ProviderPerson[];
   readonly users: readonly GraphUser[];
   readonly switches: ReplaySwitches;
   readonly seen: SeenRequest[];
@@ -61,7 +65,8 @@ const error = (
 /** Starts the replay on 127.0.0.1. */
 export async function startGraphReplay(options: GraphReplayOptions): Promise<GraphReplay> {
   const switches = defaultSwitches();
-  const users = population(options.people).map((p) => graphUser(p, options.domain ?? 'contoso.example'));
+  const people = [...seededPopulation(options.people), ...(options.extraPeople ?? [])];
+  const users = people.map((p) => graphUser(p, options.domain ?? 'contoso.example'));
   const http = await startReplayHttpServer((exchange) => handle(exchange), options.port ?? 0);
   const origin = http.origin;
   const check = createBearerCheck({
@@ -130,7 +135,7 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     const offset = skip === null ? 0 : decodeSkipToken(skip);
     if (offset === undefined) return error(400, 'Request_BadRequest', 'Invalid paging token.');
     const wait = switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0);
-    if (!(await sleep(wait))) return { status: 499 };
+    if (!(await sleep(wait, offset > 0 ? switches.laterPageGate : undefined))) return { status: 499 };
     const found = users.filter(matches);
     const page = found.slice(offset, offset + top).map((u) => project(u, select));
     const next = new URL(url);
@@ -151,6 +156,7 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     origin,
     graphUrl: `${origin}/v1.0`,
     resource: `${origin}/`,
+    people,
     users,
     switches,
     seen: http.seen,

@@ -8,8 +8,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import { createBearerCheck } from '../oauth/bearer.js';
-import { population } from '../replay/people.js';
-import type { PopulationOptions } from '../replay/people.js';
+import { seededPopulation } from '../population.js';
+import type { PopulationOptions, ProviderPerson } from '../population.js';
 import { startReplayHttpServer } from '../replay/http-server.js';
 import type { ReplayAnswer, ReplayExchange } from '../replay/http-server.js';
 import { defaultSwitches, nextFailure } from '../replay/switches.js';
@@ -23,6 +23,8 @@ export interface OktaReplayOptions {
   readonly issuer: string;
   readonly jwksUrl: string;
   readonly people: PopulationOptions;
+  /** People served beside the seeded ones (e.g. one whose name carries query syntax). */
+  readonly extraPeople?: readonly ProviderPerson[];
   /** Requests per minute announced in `X-Rate-Limit-Limit`. @default 600 */
   readonly rateLimitPerMinute?: number;
   /** @default 0 */
@@ -33,6 +35,8 @@ export interface OktaReplayOptions {
 export interface OktaReplay {
   /** The org URL (`http://127.0.0.1:<port>`), also the `aud` its tokens must carry. */
   readonly origin: string;
+  /** The people behind {@link users}, in the same order. */
+  readonly people: readonly ProviderPerson[];
   readonly users: readonly OktaUser[];
   readonly switches: ReplaySwitches;
   readonly seen: SeenRequest[];
@@ -45,7 +49,7 @@ export const FOREIGN_ORG = 'https://other-org.okta.example';
 /** Starts the replay on 127.0.0.1. */
 export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaReplay> {
   const switches = defaultSwitches();
-  const people = population(options.people);
+  const people = [...seededPopulation(options.people), ...(options.extraPeople ?? [])];
   const limit = options.rateLimitPerMinute ?? 600;
   let window = { reset: 0, used: 0 };
   const http = await startReplayHttpServer((exchange) => handle(exchange), options.port ?? 0);
@@ -127,7 +131,12 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
     const after = params.get('after');
     const offset = after === null ? 0 : decodeCursor(after);
     if (offset === undefined) return error(400, 'E0000001', 'Api validation failed: after');
-    if (!(await sleep(switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0))))
+    if (
+      !(await sleep(
+        switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0),
+        offset > 0 ? switches.laterPageGate : undefined,
+      ))
+    )
       return { status: 499 };
     const source = switches.foreignIdentity ? foreign : users;
     const found = source.filter((_, i) => matches(users[i]!));
@@ -143,7 +152,7 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
     return { status: 200, headers: { ...rateHeaders(), link: links.join(', ') }, body: page };
   }
 
-  return { origin, users, switches, seen: http.seen, close: () => http.close() };
+  return { origin, people, users, switches, seen: http.seen, close: () => http.close() };
 }
 
 // Okta's `after` cursors are opaque; this one carries the next offset.

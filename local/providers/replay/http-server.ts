@@ -19,8 +19,8 @@ export interface ReplayAnswer {
 export interface ReplayExchange {
   readonly url: URL;
   readonly request: IncomingMessage;
-  /** Resolves after `ms`, or early (false) when the client goes away. */
-  readonly sleep: (ms: number) => Promise<boolean>;
+  /** Resolves after `ms` (and `gate`, when given), or early (false) when the client goes away. */
+  readonly sleep: (ms: number, gate?: Promise<void>) => Promise<boolean>;
 }
 
 /** A running replay server. */
@@ -47,10 +47,10 @@ export async function startReplayHttpServer(
     const exchange: ReplayExchange = {
       url: new URL(req.url ?? '/', origin),
       request: req,
-      sleep: (ms) =>
+      sleep: (ms, gate) =>
         new Promise((resolve) => {
-          if (ms <= 0) return resolve(!gone());
-          const timer = setTimeout(() => resolve(!gone()), ms);
+          if (ms <= 0 && gate === undefined) return resolve(!gone());
+          const timer = setTimeout(() => void (gate ?? Promise.resolve()).then(() => resolve(!gone())), ms);
           res.once('close', () => {
             clearTimeout(timer);
             resolve(false);

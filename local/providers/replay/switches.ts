@@ -22,6 +22,8 @@ export interface ReplaySwitches {
   laterPageDelayMs: number;
   /** Serve records that claim another tenant/org (the identity mismatch case). */
   foreignIdentity: boolean;
+  /** When set, every page after the first of a listing waits for it (tests release it). */
+  laterPageGate: Promise<void> | undefined;
 }
 
 /** Switches at rest. */
@@ -33,6 +35,7 @@ export function defaultSwitches(): ReplaySwitches {
     delayMs: 0,
     laterPageDelayMs: 0,
     foreignIdentity: false,
+    laterPageGate: undefined,
   };
 }
 
