@@ -13,6 +13,7 @@ import { createDynamoDbClient } from '../lambda/aws/index.js';
 import { tableSchemas } from '../lib/table-schemas.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
 import { loadLocalTemplate } from './local-template.js';
+import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { demoDirectoryDocument, seedDirectory } from './seed-directory-lib.js';
 import { platformFunction, readTemplateTables } from './template-tables.js';
 import type { TemplateTable } from './template-tables.js';
@@ -86,8 +87,11 @@ export async function createTemplateTables(
   }
 }
 
-/** Starts DynamoDB Local (in memory, free port) and creates every table of the synthesized template. */
-export async function startLocalTables(): Promise<LocalTables> {
+/**
+ * Starts DynamoDB Local (in memory, free port) and creates every table of the synthesized template; the
+ * directory table gets `document` (the embedded demo directory unless given).
+ */
+export async function startLocalTables(document?: DirectoryDocument): Promise<LocalTables> {
   // The template is cached per lib/ content; a cold synth runs while DynamoDB Local's JVM starts.
   const [local, template] = await Promise.all([startDynamoDbLocal(), loadLocalTemplate()]);
   try {
@@ -105,7 +109,10 @@ export async function startLocalTables(): Promise<LocalTables> {
     // The platform reads its directory from BOS_DIRECTORY_TABLE: load the embedded demo directory into it.
     const directory = environment.BOS_DIRECTORY_TABLE;
     if (directory !== undefined)
-      await seedDirectory(demoDirectoryDocument(), { table: directory, endpoint: local.endpoint });
+      await seedDirectory(document ?? demoDirectoryDocument(), {
+        table: directory,
+        endpoint: local.endpoint,
+      });
     return { endpoint: local.endpoint, environment, stop: () => local.stop() };
   } catch (error) {
     await local.stop();

@@ -8,6 +8,9 @@ import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
+import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
+import type { DirectoryDocument } from '../lambda/bos/index.js';
+import { startDemoProviders } from './providers/demo.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
@@ -50,6 +53,11 @@ export interface StackOptions {
    * {@link LocalStack.devTokens}. @default true for the platform entry, false for other entries
    */
   auth?: boolean;
+  /**
+   * Start the local record providers (the SCIM server; slapd when installed) and add their sources
+   * (`acme-scim`, `acme-ldap`) to the seeded demo directory (`npm start` does). @default false
+   */
+  providers?: boolean;
   /** Receives each line the function prints. @default copied to stderr */
   onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
 }
@@ -77,6 +85,11 @@ export interface LocalStack {
   clientHeaders: Readonly<Record<string, string>>;
   /** Stops the front, every runtime process and whatever else the stack started. */
   close(): Promise<void>;
+}
+
+/** The entries of `record` whose names start with `prefix`. */
+function pick(record: Readonly<Record<string, string>>, prefix: string): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).filter(([name]) => name.startsWith(prefix)));
 }
 
 /** Boots the stack; on any failure everything started so far is stopped before the error is rethrown. */
@@ -122,9 +135,18 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
+    let directory: DirectoryDocument | undefined;
+    if (options.providers === true && isPlatform) {
+      const running = await startDemoProviders();
+      cleanups.push(() => running.close());
+      Object.assign(environment, running.environment);
+      directory = parseDirectoryDocument(
+        JSON.parse(JSON.stringify(demoDirectoryWithProviders(running.providers))),
+      );
+    }
     let dynamoDbEndpoint: string | undefined;
     if (options.dynamodb ?? isPlatform) {
-      const tables = await startLocalTables();
+      const tables = await startLocalTables(directory);
       cleanups.push(() => tables.stop());
       dynamoDbEndpoint = tables.endpoint;
       Object.assign(environment, tables.environment);
@@ -140,8 +162,10 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
         AUTH_JWKS_URL: issuer.jwksUrl,
       });
     }
-    // The demo's source credentials (`acme-crm` → BOS_SECRET_ACME_CRM_TOKEN), random on every start.
-    if (isPlatform) Object.assign(environment, localSourceSecrets());
+    // The demo's source credentials (`acme-crm` → BOS_SECRET_ACME_CRM_TOKEN), random on every start; the
+    // local providers' real ones (set above) are kept.
+    if (isPlatform)
+      Object.assign(environment, { ...localSourceSecrets(), ...pick(environment, 'BOS_SECRET_') });
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({

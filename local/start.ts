@@ -30,7 +30,7 @@ function tryHint(url: string): string {
 }
 
 try {
-  const stack = await startStack({ port });
+  const stack = await startStack({ port, providers: true });
   if (stack.devTokens !== undefined) {
     // Tokens go to a 0600 file, never to stdout: logs get copied around, bearer tokens must not be.
     await mkdir(LOCAL_DIR, { recursive: true });

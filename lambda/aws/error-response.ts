@@ -2,8 +2,8 @@
  * The few wire responses the adapter produces itself, before or outside the MCP runtime. Each carries a
  * JSON-RPC error with a fixed, safe message: no exception text, stack or configuration detail.
  */
+import { eventFrame } from '../mcp/index.js';
 import type { RestEventError } from './errors.js';
-import { encodeSseFrame } from './sse-frame.js';
 
 /** JSON-RPC 2.0 codes used here (JSON-RPC 2.0 §5.1). */
 export const JSON_RPC_PARSE_ERROR = -32700;
@@ -41,5 +41,5 @@ export function internalErrorResponse(): Response {
 
 /** The frame that reports a failure after the SSE stream has started (STYLE habit 5). */
 export function sseInternalErrorFrame(): string {
-  return encodeSseFrame({ event: 'message', data: errorBody(JSON_RPC_INTERNAL_ERROR, 'Internal error') });
+  return eventFrame(errorBody(JSON_RPC_INTERNAL_ERROR, 'Internal error'), undefined, 'message');
 }

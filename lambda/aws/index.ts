@@ -40,5 +40,3 @@ export type { RestEventParts, RestProxyEvent, ToRequestOptions } from './rest-ev
 export { isMcpRoute, matchResource } from './rest-path.js';
 export { isEventStream, responseMetadata, toStreamingResult, writeResponse } from './response-stream.js';
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
-export { encodeSseFrame } from './sse-frame.js';
-export type { SseFrame } from './sse-frame.js';

@@ -15,6 +15,11 @@ export {
   DEMO_SALES_CONTEXT_HANDLE,
   DEMO_SOURCE_IDS,
   DEMO_SOURCE_TIMEOUT_MS,
+  DEMO_LDAP_CREDENTIAL_REF,
+  DEMO_PROVIDER_TIMEOUT_MS,
+  DEMO_SCIM_CREDENTIAL_REF,
+  demoDirectoryWithProviders,
+  demoProviderSources,
   DirectoryDataError,
   DirectoryDocumentError,
   documentToItems,
@@ -25,6 +30,7 @@ export {
 } from './directory/index.js';
 export type {
   ContextDefinition,
+  DemoProviders,
   ContextGrant,
   CredentialResolver,
   Directory,

@@ -4,12 +4,10 @@
  * input records, never on their order, so the same inputs give byte-identical JSON.
  */
 import { provenanceKey } from './record-ref.js';
-import { sortResult } from './result-order.js';
+import { compareText, sortResult } from './result-order.js';
 import type { FederatedRecord, MatchKind, ProvenanceEntry } from './types.js';
 import { entryOf } from './validate.js';
 import type { NormalizedRecord } from './validate.js';
-
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Orders by provenance key: the tuple (source_type, source_identity, external_id). The same order as comparing

@@ -18,6 +18,7 @@ export type {
   SourceQuery,
 } from './port.js';
 export { RECORD_REF_PREFIX, provenanceKey, recordRefOfKey, singleKeyRecordRef } from './record-ref.js';
+export { compareText } from './result-order.js';
 export { formatObservedAt } from './timestamps.js';
 export { SOURCE_ERROR_CODES } from './types.js';
 export type {

@@ -5,7 +5,13 @@
  */
 import type { FederatedRecord } from './types.js';
 
-const compareText = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+/**
+ * Code-unit order of two strings (`<` on strings), as a comparator. Not `localeCompare`: the order must not depend
+ * on the locale or ICU data of the process.
+ */
+export function compareText(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}
 
 /** The result order on (sort name, record_ref): names first, records without one last. */
 function compareOrder(a: string | null, b: string | null, refA: string, refB: string): number {

@@ -17,6 +17,7 @@ export {
   toWireError,
 } from './errors.js';
 export { wrapTool } from './tools/tool-lifecycle.js';
+export { compileJsonSchema } from './registries/schema-validator.js';
 export type { WrapToolOptions } from './tools/tool-lifecycle.js';
 export { InMemorySessionStore } from './stores/memory-session-store.js';
 export type { InMemorySessionStoreOptions } from './stores/memory-session-store.js';

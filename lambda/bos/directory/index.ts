@@ -10,6 +10,14 @@ export {
   DEMO_SOURCE_TIMEOUT_MS,
 } from './demo-directory.js';
 export {
+  DEMO_LDAP_CREDENTIAL_REF,
+  DEMO_PROVIDER_TIMEOUT_MS,
+  DEMO_SCIM_CREDENTIAL_REF,
+  demoDirectoryWithProviders,
+  demoProviderSources,
+} from './demo-providers.js';
+export type { DemoProviders } from './demo-providers.js';
+export {
   CONTEXT_HANDLE_PATTERN,
   contextGrantOf,
   CREDENTIAL_REF_PATTERN,

@@ -14,6 +14,7 @@
  * | context    | `CONTEXT#<handle>` | `CONTEXT`          | the public context fields, `operations`, `source_ids`, `source_timeout_ms?` |
  * | source     | `SOURCES`          | `SOURCE#<id>`      | `source_id`, `adapter`, `options`, `credential_ref?`              |
  */
+import { compareText } from '../../federation/index.js';
 import type { DirectoryDocument, SourceDefinition } from './document.js';
 import { DirectoryDataError } from './errors.js';
 import type { ContextGrant } from './types.js';
@@ -154,13 +155,13 @@ export async function readSourceDefinitionEntries(
 
 /** A {@link DirectoryItemsReader} over items held in memory (tests; parity with the DynamoDB reader). */
 export function createMemoryDirectoryItems(items: readonly DirectoryItem[]): DirectoryItemsReader {
-  const sorted = [...items].sort((a, b) => (a.pk === b.pk ? compare(a.sk, b.sk) : compare(a.pk, b.pk)));
+  // DynamoDB orders string sort keys by UTF-8 bytes; code-unit order matches it for the ASCII keys used here.
+  const sorted = [...items].sort((a, b) =>
+    a.pk === b.pk ? compareText(a.sk, b.sk) : compareText(a.pk, b.pk),
+  );
   return {
     query: (pk, skPrefix) =>
       Promise.resolve(sorted.filter((item) => item.pk === pk && item.sk.startsWith(skPrefix))),
     get: (pk, sk) => Promise.resolve(sorted.find((item) => item.pk === pk && item.sk === sk)),
   };
 }
-
-// DynamoDB orders string sort keys by UTF-8 bytes; code-unit order matches it for the ASCII keys used here.
-const compare = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);

@@ -1,25 +1,22 @@
-import type { Ajv, ErrorObject, ValidateFunction } from 'ajv';
-import { InvalidParamsError } from '../../mcp/index.js';
+import type { ErrorObject, ValidateFunction } from 'ajv';
+import { compileJsonSchema, InvalidParamsError } from '../../mcp/index.js';
 import type { JsonObject, JsonValue } from '../../mcp/index.js';
 
 /**
  * Validates tool arguments against a JSON Schema and answers -32602 with a safe summary on failure.
- * One ajv instance and one compiled validator per schema object, made lazily on first use (no
- * import-time work, STYLE habit 6): even the library is imported on the first validation, so a cold
- * start that never validates (`initialize`, `tools/list`) never evaluates it.
+ * One compiled validator per schema object, made on first use with the runtime's Ajv setup
+ * (`compileJsonSchema`: 2020-12 unless the schema's `$schema` names draft-07), which imports Ajv only then.
  */
 export function createArgumentValidator(): (
   schema: JsonObject,
   args: JsonValue | undefined,
 ) => Promise<JsonObject> {
-  let ajv: Promise<Ajv> | undefined;
   const compiled = new WeakMap<JsonObject, ValidateFunction>();
 
   return async (schema, args) => {
-    ajv ??= import('ajv').then(({ Ajv: Draft07 }) => new Draft07({ allErrors: false, strict: true }));
     let validate = compiled.get(schema);
     if (validate === undefined) {
-      validate = (await ajv).compile(schema);
+      validate = await compileJsonSchema(schema);
       compiled.set(schema, validate);
     }
     const value = args ?? {};

@@ -21,19 +21,8 @@ import type {
   SessionRecord,
 } from '../types.js';
 import { requestContext } from './context.js';
+import { loggingLevels } from './logging-levels.js';
 import type { RequestScope } from './context.js';
-
-/** Levels of `logging/setLevel`, least severe first (RFC 5424 order, as MCP logging uses). */
-export const loggingLevels: readonly LoggingLevel[] = [
-  'debug',
-  'info',
-  'notice',
-  'warning',
-  'error',
-  'critical',
-  'alert',
-  'emergency',
-];
 
 function methodNotFound(method: string): McpError {
   return new McpError(JsonRpcCode.MethodNotFound, `Method not found: ${method}`);

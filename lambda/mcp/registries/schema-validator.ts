@@ -3,7 +3,8 @@
  * compiled function is kept with the tool. Compiling is the costliest part of Ajv (code generation plus
  * the meta-schema check), and a cold start that answers `initialize` or `tools/list` needs none of it, so
  * registration only checks the schema's shape. Schemas without `$schema`, or declaring 2020-12, use Ajv's
- * 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07.
+ * 2020 dialect (MCP's default); schemas declaring draft-07 use draft-07. `compileJsonSchema` is the one Ajv
+ * setup of the platform: the BOS tools compile their schemas with it too.
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
@@ -40,6 +41,15 @@ function ajvFor(schema: JsonObject): Promise<Ajv | Ajv2020> {
   }
   draft2020 ??= import('ajv/dist/2020.js').then(({ Ajv2020: Draft2020 }) => new Draft2020(ajvOptions));
   return draft2020;
+}
+
+/**
+ * Compiles `schema` with the Ajv instance of its dialect (see `ajvFor`). Throws (rejects) for a schema Ajv
+ * refuses.
+ */
+export async function compileJsonSchema(schema: JsonObject): Promise<ValidateFunction> {
+  const ajv = await ajvFor(schema);
+  return ajv.compile(schema);
 }
 
 /** JSON-pointer-ish paths only: caller-chosen property names must not smuggle text into the message. */
@@ -80,7 +90,7 @@ export function compileValidator(schema: JsonObject): ArgsValidator {
   assertToolSchema(schema);
   let compiled: Promise<ValidateFunction> | undefined;
   return async (args) => {
-    compiled ??= ajvFor(schema).then((ajv) => ajv.compile(schema));
+    compiled ??= compileJsonSchema(schema);
     const validate = await compiled;
     return validate(args) ? undefined : describe(validate.errors?.[0]);
   };

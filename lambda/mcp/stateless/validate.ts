@@ -7,7 +7,7 @@
 import { JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { JsonObject, LoggingLevel } from '../types.js';
-import { loggingLevels } from '../dispatch/methods.js';
+import { loggingLevels } from '../dispatch/logging-levels.js';
 import { checkMethodHeader, checkNameHeader } from './headers.js';
 
 const metaVersionKey = 'io.modelcontextprotocol/protocolVersion';

@@ -54,10 +54,21 @@ export async function* providerPages<Next>(options: PageLoopOptions<Next>): Asyn
       pages++;
       const records: RawRecord[] = [];
       let skipped = 0;
-      for (const item of page.items) {
-        const outcome = toRecord(item);
-        if ('skip' in outcome) skipped++;
-        else records.push(outcome);
+      try {
+        for (const item of page.items) {
+          const outcome = toRecord(item);
+          if ('skip' in outcome) skipped++;
+          else records.push(outcome);
+        }
+      } catch (error) {
+        if (error instanceof ProviderError)
+          options.settings?.log?.({
+            event: 'provider_failed',
+            source,
+            code: error.code,
+            reason: error.reason,
+          });
+        throw error;
       }
       if (skipped > 0)
         options.settings?.log?.({

@@ -4,23 +4,30 @@
  * values case-folded, spaces around separators dropped), which covers what directories actually vary.
  */
 
-/** A DN's comparable form: lower-cased RDNs without the spaces around `,`, `=` and `+`. */
-export function normalDn(dn: string): string {
-  return dn
-    .split(/(?<!\\),/)
-    .map((rdn) =>
-      rdn
-        .split(/(?<!\\)\+/)
-        .map((ava) => ava.trim().replace(/\s*(?<!\\)=\s*/, '='))
-        .join('+'),
-    )
-    .join(',')
-    .toLowerCase();
+/** A DN's RDNs in comparable form: lower-cased, without the spaces around `,`, `=` and `+`. */
+export function normalRdns(dn: string): string[] {
+  return dn.split(/(?<!\\),/).map((rdn) =>
+    rdn
+      .split(/(?<!\\)\+/)
+      .map((ava) => ava.trim().replace(/\s*(?<!\\)=\s*/, '='))
+      .join('+')
+      .toLowerCase(),
+  );
 }
 
-/** Whether `dn` is `base` or an entry under it. */
+/** A DN's comparable form (its normal RDNs joined by `,`). */
+export function normalDn(dn: string): string {
+  return normalRdns(dn).join(',');
+}
+
+/**
+ * Whether `dn` is `base` or an entry under it, RDN by RDN (an escaped `\,` inside a value is not a
+ * separator, so `cn=x\,ou=people,…` is not under `ou=people,…`).
+ */
 export function isUnderBase(dn: string, base: string): boolean {
-  const entry = normalDn(dn);
-  const root = normalDn(base);
-  return entry === root || entry.endsWith(`,${root}`);
+  const entry = normalRdns(dn);
+  const root = normalRdns(base);
+  if (entry.length < root.length) return false;
+  const offset = entry.length - root.length;
+  return root.every((rdn, i) => entry[offset + i] === rdn);
 }

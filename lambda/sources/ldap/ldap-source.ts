@@ -4,10 +4,10 @@
  * kernel's page loop (ldapts keeps the paged-results cookie). The read's signal and deadline tear the
  * connection down, so the directory sees the search abandoned.
  */
-import { connect as netConnect } from 'node:net';
+import { connect as netConnect, isIP } from 'node:net';
 import type { Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
-import type { TLSSocket } from 'node:tls';
+import type { ConnectionOptions, TLSSocket } from 'node:tls';
 import { Client } from 'ldapts';
 import type { SearchResult } from 'ldapts';
 import type {
@@ -37,6 +37,12 @@ type Pages = AsyncIterator<SearchResult>;
 /** Builds LDAP adapters with this composition's kernel settings (loopback allowance, log). */
 export function createLdapSourceFactory(settings: ProviderSettings = {}): SourceFactory {
   return (spec) => createLdapSource(spec, ldapOptionsFromSpec(spec), settings);
+}
+
+/** TLS 1.2+, with SNI only for a host name (RFC 6066 forbids an IP address there). */
+function tlsOptionsFor(url: URL): ConnectionOptions {
+  const host = url.hostname.replace(/^\[|\]$/g, '');
+  return { minVersion: 'TLSv1.2', ...(isIP(host) === 0 ? { servername: host } : {}) };
 }
 
 /** Whether the connection would be protected (ldaps, StartTLS) or is a permitted loopback one. */
@@ -83,7 +89,8 @@ export function createLdapSource(
       url: options.url.href.replace(/\/$/, ''),
       timeout: Math.max(1, budget.remaining()),
       connectTimeout: Math.max(1, Math.min(budget.remaining(), 10_000)),
-      tlsOptions: { servername: options.url.hostname, minVersion: 'TLSv1.2' },
+      // ldapts treats any tlsOptions as "connect with TLS": give them only for ldaps://.
+      ...(options.url.protocol === 'ldaps:' ? { tlsOptions: tlsOptionsFor(options.url) } : {}),
       createConnection: ((...args: Parameters<typeof netConnect>) =>
         track(netConnect(...args))) as typeof netConnect,
       createSecureConnection: ((...args: Parameters<typeof tlsConnect>) =>
@@ -93,18 +100,25 @@ export function createLdapSource(
       try {
         return await step();
       } catch (error) {
-        throw ldapFailure(error, budget);
+        const failure = ldapFailure(error, budget);
+        if (failure instanceof ProviderError)
+          settings.log?.({
+            event: 'provider_failed',
+            source,
+            code: failure.code,
+            reason: failure.reason,
+            ...(failure.status === undefined ? {} : { status: failure.status }),
+          });
+        throw failure;
       }
     };
     try {
-      if (options.startTls)
-        await guarded(() => client.startTLS({ servername: options.url.hostname, minVersion: 'TLSv1.2' }));
+      if (options.startTls) await guarded(() => client.startTLS(tlsOptionsFor(options.url)));
       await guarded(() => client.bind(options.bindDn, password));
       const search = client.searchPaginated(options.baseDn, {
         scope: 'sub',
         filter: ldapFilterFor(query, options.objectClass, map),
         attributes: requested,
-        derefAliases: options.derefAliases,
         paged: { pageSize: options.pageSize },
         timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
       });

@@ -33,7 +33,6 @@ export interface LdapSourceOptions {
   readonly objectClass: string;
   readonly pageSize: number;
   readonly attributes: LdapAttributeMap;
-  readonly derefAliases: 'never' | 'always' | 'search' | 'find';
   readonly sourceType: string;
   readonly timeoutMs?: number;
 }
@@ -54,7 +53,6 @@ const KEYS = [
   'object_class',
   'page_size',
   'attributes',
-  'deref_aliases',
   'source_type',
   'timeout_ms',
 ];
@@ -62,7 +60,6 @@ const ATTRIBUTE = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 const isDn = (v: unknown): v is string =>
   typeof v === 'string' && v.length >= 3 && v.length <= 1024 && !v.includes('\u0000');
-const DEREF = ['never', 'always', 'search', 'find'];
 
 /** Reads an `ldap` definition's options; throws {@link SourceConfigError} listing every problem. */
 export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
@@ -89,9 +86,6 @@ export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
   if (!(Number.isSafeInteger(pageSize) && (pageSize as number) >= 1 && (pageSize as number) <= 1000))
     problems.push('options.page_size must be an integer from 1 to 1000');
   const attributes = attributeMap(o['attributes'], problems);
-  const deref = o['deref_aliases'] ?? 'never';
-  if (typeof deref !== 'string' || !DEREF.includes(deref))
-    problems.push(`options.deref_aliases must be one of ${DEREF.join(', ')}`);
   const sourceType = o['source_type'] ?? 'ldap';
   if (typeof sourceType !== 'string' || !NAME.test(sourceType))
     problems.push(`options.source_type must match ${NAME}`);
@@ -110,7 +104,6 @@ export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
     objectClass: objectClass as string,
     pageSize: pageSize as number,
     attributes,
-    derefAliases: deref as LdapSourceOptions['derefAliases'],
     sourceType: sourceType as string,
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
   };

@@ -9,7 +9,7 @@ import type { ProviderPerson } from '../population.js';
 export const LDAP_SUFFIX = 'dc=acme,dc=test';
 export const LDAP_PEOPLE_DN = `ou=people,${LDAP_SUFFIX}`;
 export const LDAP_READER_DN = `cn=reader,ou=system,${LDAP_SUFFIX}`;
-/** People outside the people subtree, reachable from inside it only through an alias. */
+/** A subtree beside the people: its entries are outside the base DN the demo source is authorized for. */
 export const LDAP_CONTRACTORS_DN = `ou=contractors,${LDAP_SUFFIX}`;
 
 /** `slapd.conf` for a database under `dir`. */
@@ -57,11 +57,13 @@ function person(dn: string, p: ProviderPerson): string {
     line('title', p.title),
     line('ou', p.department),
     line('employeeNumber', p.id.slice(1)),
+    // slapadd keeps operational timestamps given in the LDIF: the seeded change time, not the load time.
+    `modifyTimestamp: ${p.lastModified.replace(/[-:T]/g, '').slice(0, 14)}Z`,
     '',
   ].join('\n');
 }
 
-/** The whole directory: structure, the reader account, the people, and one alias out of the subtree. */
+/** The whole directory: structure, the reader account, the people, and one person outside their subtree. */
 export function directoryLdif(
   people: readonly ProviderPerson[],
   readerPassword: string,
@@ -74,9 +76,6 @@ export function directoryLdif(
     `dn: ${LDAP_PEOPLE_DN}\nobjectClass: organizationalUnit\nou: people\n`,
     `dn: ${LDAP_CONTRACTORS_DN}\nobjectClass: organizationalUnit\nou: contractors\n`,
     person(`uid=${contractor.id},${LDAP_CONTRACTORS_DN}`, contractor),
-    // An alias inside the people subtree naming an entry outside it: a search that dereferences aliases
-    // returns an entry from outside the configured base DN.
-    `dn: uid=alias-${contractor.id},${LDAP_PEOPLE_DN}\nobjectClass: alias\nobjectClass: extensibleObject\nuid: alias-${contractor.id}\naliasedObjectName: uid=${contractor.id},${LDAP_CONTRACTORS_DN}\n`,
     ...people.map((p) => person(`uid=${p.id},${LDAP_PEOPLE_DN}`, p)),
   ];
   return entries.join('\n');

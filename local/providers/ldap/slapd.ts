@@ -45,7 +45,7 @@ export interface LocalSlapd {
   readonly bindDn: string;
   readonly bindPassword: string;
   readonly people: readonly ProviderPerson[];
-  /** The person outside the people subtree that the alias points to. */
+  /** A person outside the people subtree (never returned by a search under `baseDn`). */
   readonly contractor: ProviderPerson;
   readonly relay: LdapRelay;
   stop(): Promise<void>;

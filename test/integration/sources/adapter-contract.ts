@@ -49,6 +49,8 @@ export interface AdapterHarness {
   throttle?: () => void;
   /** Why {@link throttle} is missing. */
   readonly throttleSkipReason?: string;
+  /** Why the provider cannot be made to return a foreign record (the variant is then not used). */
+  readonly foreignRecordsSkipReason?: string;
   /** Takes the provider off the network (connects refused). */
   down(): Promise<void>;
   /** Undoes every switch above. */
@@ -202,6 +204,9 @@ export function adapterContract(name: string, harness: AdapterHarness): void {
       const until = Date.now() + 10_000;
       while (events.length === 0 && Date.now() < until) await delay(10);
       assert.equal(events[0]?.type, 'page', 'a page arrived while later provider pages are held');
+      // The next page's request may still be on its way to the provider: give it a moment to arrive.
+      const asked = Date.now() + 2000;
+      while (!hold.heldSince() && Date.now() < asked) await delay(10);
       assert.ok(hold.heldSince(), 'the provider was still holding a later page');
       hold.release();
       const result = await done;
@@ -262,7 +267,14 @@ export function adapterContract(name: string, harness: AdapterHarness): void {
       assert.ok(harness.abortsSeen() > abortsBefore, 'the provider saw the request abandoned');
     });
 
-    it('ends with source_identity_mismatch for a record outside the authorized source, publishing none', async () => {
+    it('ends with source_identity_mismatch for a record outside the authorized source, publishing none', async (t) => {
+      if (harness.foreignRecordsSkipReason !== undefined) {
+        process.stdout.write(
+          `# ${name}: source_identity_mismatch case skipped: ${harness.foreignRecordsSkipReason}\n`,
+        );
+        t.skip(harness.foreignRecordsSkipReason);
+        return;
+      }
       await harness.reset();
       const run = await federate(harness.adapter({ foreignRecords: true }), list);
       assert.equal(codeOf(run), 'source_identity_mismatch');
@@ -273,10 +285,9 @@ export function adapterContract(name: string, harness: AdapterHarness): void {
       await harness.reset();
       const logs: Run['logs'] = [];
       const log = (entry: ProviderLogEntry) => logs.push(entry);
-      const runs = [
-        await federate(harness.adapter({ badCredential: true, log }), list, { logs }),
-        await federate(harness.adapter({ foreignRecords: true, log }), list, { logs }),
-      ];
+      const runs = [await federate(harness.adapter({ badCredential: true, log }), list, { logs })];
+      if (harness.foreignRecordsSkipReason === undefined)
+        runs.push(await federate(harness.adapter({ foreignRecords: true, log }), list, { logs }));
       if (harness.throttle !== undefined) {
         harness.throttle();
         runs.push(await federate(harness.adapter({ log }), list, { logs, budgetMs: 3000 }));

@@ -11,13 +11,13 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import type { RestEventParts, RestProxyEvent } from '../../../lambda/aws/index.js';
 import {
-  encodeSseFrame,
   parseRestEvent,
   RestEventError,
   restEventErrorResponse,
   toRequest,
   writeResponse,
 } from '../../../lambda/aws/index.js';
+import { eventFrame } from '../../../lambda/mcp/index.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 
@@ -85,7 +85,7 @@ async function runHandler(handler: string, request: Request, parts: RestEventPar
       return Response.json({ source_ip: ip, source_provenance: provenance }, { headers: JSON_TYPE });
     }
     case 'sse_single_event':
-      return new Response(encodeSseFrame({ id: '1', event: 'message', data: JSON.stringify({ ok: true }) }), {
+      return new Response(eventFrame(JSON.stringify({ ok: true }), '1', 'message'), {
         headers: {
           'content-type': 'text/event-stream',
           'cache-control': 'no-cache',

@@ -2,6 +2,7 @@
 /** Registries and methods: tools, schema validation, pagination, resources, prompts, completion, hooks, capabilities. */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { compileJsonSchema } from '../../../lambda/mcp/index.js';
 import type { McpServer, ToolDef } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, post, readJson, rpc } from './helpers.js';
 
@@ -42,7 +43,18 @@ describe('tools', () => {
     assert.match(bad.error.message, /^Invalid params: arguments at \/pair\/1 must be integer$/);
   });
 
-  it('validates schemas without $schema using draft-07 rules', async () => {
+  it('compiles schemas as 2020-12 by default and as draft-07 when $schema names it (compileJsonSchema)', async () => {
+    const tuple = { type: 'array', prefixItems: [{ type: 'string' }] };
+    assert.equal((await compileJsonSchema(tuple))([1]), false);
+    const draft07 = 'http://json-schema.org/draft-07/schema#';
+    // Draft-07 has no prefixItems (ignored) and writes tuples with an `items` array.
+    assert.equal((await compileJsonSchema({ $schema: draft07, ...tuple }))([1]), true);
+    const draft07Tuple = { $schema: draft07, type: 'array', items: [{ type: 'string' }] };
+    assert.equal((await compileJsonSchema(draft07Tuple))([1]), false);
+    assert.equal((await compileJsonSchema(draft07Tuple))(['a', 1]), true);
+  });
+
+  it('validates schemas without $schema (constraints both dialects share)', async () => {
     const server = makeServer();
     server.registerTool(
       {

@@ -27,6 +27,14 @@ const text = fc.array(
 );
 
 describe('SSE frame encoding', () => {
+  it('frames id, event and data exactly as the AppTheory sse-single-event vector', () => {
+    assert.equal(eventFrame('{"ok":true}', '1', 'message'), 'id: 1\nevent: message\ndata: {"ok":true}\n\n');
+  });
+
+  it('splits multi-line data into one data field per line', () => {
+    assert.equal(eventFrame('a\nb\r\nc\rd'), 'data: a\ndata: b\ndata: c\ndata: d\n\n');
+  });
+
   it('encodes any frame string to the same bytes as TextEncoder, in a buffer of exactly that size', () => {
     fc.assert(
       fc.property(text, (parts) => {

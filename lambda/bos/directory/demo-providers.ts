@@ -1,0 +1,69 @@
+/**
+ * The demo directory with real record sources beside the fixtures: `acme-scim` (the HR system, SCIM 2.0)
+ * and `acme-ldap` (the corporate directory, LDAP). Their addresses are only known once the local providers
+ * run (free loopback ports), so the local stack builds this document when it starts them and seeds it in
+ * place of the plain demo document. Both serve people who are also `acme-hr` people (same email), so
+ * the identity merge joins records across fixture, SCIM and LDAP sources.
+ */
+import { DEMO_DIRECTORY_DOCUMENT, DEMO_PEOPLE_CONTEXT_HANDLE } from './demo-directory.js';
+import type { DirectoryDocument, SourceDefinition } from './document.js';
+
+/** The credential `acme-scim` names (its bearer token): `BOS_SECRET_ACME_SCIM_TOKEN` locally. */
+export const DEMO_SCIM_CREDENTIAL_REF = 'ACME_SCIM_TOKEN';
+/** The credential `acme-ldap` names (its bind password): `BOS_SECRET_ACME_LDAP_PASSWORD` locally. */
+export const DEMO_LDAP_CREDENTIAL_REF = 'ACME_LDAP_PASSWORD';
+
+/**
+ * Real providers take longer than the fixtures' 1,500 ms context timeout on a busy machine (a SCIM list
+ * is three provider pages): each real source has its own timeout.
+ */
+export const DEMO_PROVIDER_TIMEOUT_MS = 10_000;
+
+/** Where the running local providers are. */
+export interface DemoProviders {
+  readonly scim?: { readonly baseUrl: string };
+  readonly ldap?: { readonly url: string; readonly baseDn: string; readonly bindDn: string };
+}
+
+/** The definitions of the running providers' sources. */
+export function demoProviderSources(providers: DemoProviders): SourceDefinition[] {
+  const sources: SourceDefinition[] = [];
+  if (providers.scim !== undefined)
+    sources.push({
+      source_id: 'acme-scim',
+      adapter: 'scim',
+      options: { base_url: providers.scim.baseUrl, timeout_ms: DEMO_PROVIDER_TIMEOUT_MS },
+      credential_ref: DEMO_SCIM_CREDENTIAL_REF,
+    });
+  if (providers.ldap !== undefined)
+    sources.push({
+      source_id: 'acme-ldap',
+      adapter: 'ldap',
+      options: {
+        url: providers.ldap.url,
+        base_dn: providers.ldap.baseDn,
+        bind_dn: providers.ldap.bindDn,
+        timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
+      },
+      credential_ref: DEMO_LDAP_CREDENTIAL_REF,
+    });
+  return sources;
+}
+
+/** The demo document plus the running providers' sources, read by the People Directory context. */
+export function demoDirectoryWithProviders(
+  providers: DemoProviders,
+  document: DirectoryDocument = DEMO_DIRECTORY_DOCUMENT,
+): DirectoryDocument {
+  const added = demoProviderSources(providers);
+  const ids = added.map((s) => s.source_id);
+  return {
+    ...document,
+    sources: [...document.sources, ...added],
+    contexts: document.contexts.map((context) =>
+      context.context_handle === DEMO_PEOPLE_CONTEXT_HANDLE
+        ? { ...context, source_ids: [...context.source_ids, ...ids] }
+        : context,
+    ),
+  };
+}
