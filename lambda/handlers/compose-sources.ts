@@ -23,13 +23,17 @@ import type { Logger } from '../mcp/index.js';
 import {
   buildSource,
   createFixtureSource,
+  createEntraSourceFactory,
   createFixtureSourceFactory,
   createLdapSourceFactory,
+  createOktaSourceFactory,
   createScimSourceFactory,
   createSourceCatalog,
+  ENTRA_ADAPTER,
   FIXTURE_ADAPTER,
   fixturePreset,
   LDAP_ADAPTER,
+  OKTA_ADAPTER,
   scaleLatency,
   SCIM_ADAPTER,
   SourceConfigError,
@@ -93,6 +97,8 @@ export function composeSources(
     [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
     [SCIM_ADAPTER]: createScimSourceFactory(providerSettings(config, logger)),
     [LDAP_ADAPTER]: createLdapSourceFactory(providerSettings(config, logger)),
+    [ENTRA_ADAPTER]: createEntraSourceFactory(providerSettings(config, logger)),
+    [OKTA_ADAPTER]: createOktaSourceFactory(providerSettings(config, logger)),
   };
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));
