@@ -25,12 +25,14 @@ import {
   createFixtureSource,
   createEntraSourceFactory,
   createFixtureSourceFactory,
+  createHttpJsonSourceFactory,
   createLdapSourceFactory,
   createOktaSourceFactory,
   createScimSourceFactory,
   createSourceCatalog,
   ENTRA_ADAPTER,
   FIXTURE_ADAPTER,
+  HTTP_JSON_ADAPTER,
   fixturePreset,
   LDAP_ADAPTER,
   OKTA_ADAPTER,
@@ -99,6 +101,7 @@ export function composeSources(
     [LDAP_ADAPTER]: createLdapSourceFactory(providerSettings(config, logger)),
     [ENTRA_ADAPTER]: createEntraSourceFactory(providerSettings(config, logger)),
     [OKTA_ADAPTER]: createOktaSourceFactory(providerSettings(config, logger)),
+    [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(providerSettings(config, logger)),
   };
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));
