@@ -72,6 +72,11 @@ export interface HttpJsonOptions {
   readonly recordsPath: string;
   readonly fields: HttpJsonFields;
   readonly sourceType: string;
+  /**
+   * Each record's value at `path` must start with `prefix` (e.g. a self link under the tenant's URL), else
+   * the source ends `source_identity_mismatch` before that page is published.
+   */
+  readonly identity?: { readonly path: string; readonly prefix: string };
   readonly timeoutMs?: number;
 }
 
@@ -88,6 +93,7 @@ const KEYS = [
   'pagination',
   'records_path',
   'fields',
+  'identity',
   'source_type',
   'timeout_ms',
 ];
@@ -125,6 +131,21 @@ export function httpJsonOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boo
   const timeout = o['timeout_ms'];
   if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
     problems.push('options.timeout_ms must be a positive integer');
+  const identity = o['identity'];
+  if (
+    identity !== undefined &&
+    !(
+      isObject(identity) &&
+      typeof identity['path'] === 'string' &&
+      identity['path'] !== '' &&
+      PATH.test(identity['path']) &&
+      typeof identity['prefix'] === 'string' &&
+      identity['prefix'] !== ''
+    )
+  )
+    problems.push(
+      'options.identity must be { "path": a dotted JSON path, "prefix": the text it must start with }',
+    );
   if (
     problems.length > 0 ||
     baseUrl === undefined ||
@@ -141,6 +162,9 @@ export function httpJsonOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boo
     recordsPath: recordsPath as string,
     fields,
     sourceType: sourceType as string,
+    ...(isObject(identity)
+      ? { identity: { path: identity['path'] as string, prefix: identity['prefix'] as string } }
+      : {}),
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
   };
 }

@@ -84,7 +84,7 @@ export function createHttpJsonSource(
       source,
       first,
       settings,
-      toRecord: httpJsonMapper(source, options.fields, new Date().toISOString()),
+      toRecord: httpJsonMapper(source, options.fields, new Date().toISOString(), options.identity),
       fetchPage: async (url, signal) => {
         const page = await http.getJson(url, headers, signal);
         const items = atPath(page.json, options.recordsPath);

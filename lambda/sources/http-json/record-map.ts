@@ -3,8 +3,9 @@
  * (dotted JSON paths). An item without an external id is malformed: skipped and counted.
  */
 import type { RawRecord, SourceRef } from '../../federation/index.js';
+import { ProviderError } from '../kernel/index.js';
 import type { ItemOutcome } from '../kernel/index.js';
-import type { HttpJsonFields } from './definition.js';
+import type { HttpJsonFields, HttpJsonOptions } from './definition.js';
 
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);
@@ -32,10 +33,16 @@ export function httpJsonMapper(
   source: SourceRef,
   fields: HttpJsonFields,
   readAt: string,
+  identity?: HttpJsonOptions['identity'],
 ): (item: unknown) => ItemOutcome {
   return (item) => {
     const id = text(atPath(item, fields.externalId));
     if (id === null) return MALFORMED;
+    if (identity !== undefined) {
+      const claimed = atPath(item, identity.path);
+      if (typeof claimed !== 'string' || !claimed.startsWith(identity.prefix))
+        throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
+    }
     const read = (path: string | undefined) => (path === undefined ? null : text(atPath(item, path)));
     const observed = read(fields.observedAt);
     const attributes: Record<string, unknown> = {};
