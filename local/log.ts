@@ -7,8 +7,8 @@
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 /** Writes one JSON log line to stderr. */
-export function log(level: LogLevel, msg: string, fields: Record<string, unknown> = {}): void {
-  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, msg, ...fields })}\n`);
+export function log(level: LogLevel, message: string, fields: Record<string, unknown> = {}): void {
+  process.stderr.write(`${JSON.stringify({ time: new Date().toISOString(), level, message, ...fields })}\n`);
 }
 
 /** The message of an unknown thrown value, for logs only (never for a client). */

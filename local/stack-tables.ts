@@ -4,6 +4,9 @@
  * (`local/local-template.ts`), so a schema or environment change in `lib/` is automatically the local one:
  * local equals deployed.
  */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   CreateTableCommand,
   ResourceInUseException,
@@ -12,6 +15,8 @@ import {
 import { createDynamoDbClient } from '../lambda/aws/index.js';
 import { tableSchemas } from '../lib/table-schemas.js';
 import { startDynamoDbLocal } from './dynamodb-local.js';
+import type { DynamoDbLocal, DynamoDbLocalEvent } from './dynamodb-local.js';
+import { describeError, log } from './log.js';
 import { loadLocalTemplate } from './local-template.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { demoDirectoryDocument, seedDirectory } from './seed-directory-lib.js';
@@ -41,6 +46,8 @@ export interface LocalTables {
    * `AWS_ENDPOINT_URL_DYNAMODB` (read by the AWS SDK and by `loadConfig`).
    */
   environment: Record<string, string>;
+  /** The supervised DynamoDB Local itself (its `pid`, for fault-injection tests). */
+  dynamoDbLocal: DynamoDbLocal;
   stop(): Promise<void>;
 }
 
@@ -87,13 +94,43 @@ export async function createTemplateTables(
   }
 }
 
+/** Logs what the DynamoDB Local supervisor reports: the local stack's data store dying is never silent. */
+function logDynamoDbEvent(event: DynamoDbLocalEvent): void {
+  if (event.kind === 'died')
+    log('error', 'DynamoDB Local exited; restarting it', {
+      code: event.code,
+      signal: event.signal,
+      output: event.output.slice(-1000),
+    });
+  else if (event.kind === 'restarted')
+    log('info', 'DynamoDB Local restarted', { attempt: event.attempt, downMs: event.downMs });
+  else
+    log('warn', 'DynamoDB Local restart failed', {
+      attempt: event.attempt,
+      error: describeError(event.error),
+    });
+}
+
 /**
- * Starts DynamoDB Local (in memory, free port) and creates every table of the synthesized template; the
- * directory table gets `document` (the embedded demo directory unless given).
+ * Starts DynamoDB Local (free port, data in a temporary folder removed on stop) and creates every table of
+ * the synthesized template. It is supervised: if Java dies, the stack logs it and starts it again on the same
+ * port with the same files, so tables, the seeded directory, sessions and replayable streams survive; calls
+ * made while it is down get the outage answer (503, `Retry-After`). The directory table gets `document` (the
+ * embedded demo directory unless given).
  */
 export async function startLocalTables(document?: DirectoryDocument): Promise<LocalTables> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'bos-mcp-dynamodb-'));
+  const removeData = () => rm(dataDir, { recursive: true, force: true });
   // The template is cached per lib/ content; a cold synth runs while DynamoDB Local's JVM starts.
-  const [local, template] = await Promise.all([startDynamoDbLocal(), loadLocalTemplate()]);
+  const [local, template] = await Promise.all([
+    startDynamoDbLocal({ dataDir, supervise: true, onEvent: logDynamoDbEvent }).catch(
+      async (error: unknown) => {
+        await removeData();
+        throw error;
+      },
+    ),
+    loadLocalTemplate(),
+  ]);
   try {
     const { tables, functions } = readTemplateTables(template);
     await createTemplateTables(local.endpoint, tables);
@@ -113,9 +150,14 @@ export async function startLocalTables(document?: DirectoryDocument): Promise<Lo
         table: directory,
         endpoint: local.endpoint,
       });
-    return { endpoint: local.endpoint, environment, stop: () => local.stop() };
+    const stop = async (): Promise<void> => {
+      await local.stop();
+      await removeData();
+    };
+    return { endpoint: local.endpoint, environment, stop, dynamoDbLocal: local };
   } catch (error) {
     await local.stop();
+    await removeData();
     throw error;
   }
 }

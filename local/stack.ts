@@ -29,8 +29,14 @@ export interface StackOptions {
   bundleDir?: string;
   /** Extra function environment variables; they override the stack's own values. @default {} */
   env?: Readonly<Record<string, string>>;
-  /** Execution environments (concurrent invocations). @default 4 */
+  /** Execution environments started warm, before the first request. @default 4 */
   poolSize?: number;
+  /**
+   * The function's concurrency: each concurrent request gets its own environment (cold-started on demand)
+   * up to this many; a request beyond it gets API Gateway's answer for a throttled function (500).
+   * @default max(poolSize, 10)
+   */
+  concurrency?: number;
   /** Function timeout in seconds. @default 900 */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -172,6 +178,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       taskRoot: bundle.taskRoot,
       handler: bundle.handler,
       size: options.poolSize ?? 4,
+      ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
       memorySizeMb: options.memorySizeMb ?? 1024,
       environment,
@@ -179,7 +186,12 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     });
     started.pool = running;
     cleanups.push(() => running.close());
-    log('info', 'local stack started', { url, runtimes: options.poolSize ?? 4, bundle: bundle.file });
+    log('info', 'local stack started', {
+      url,
+      runtimes: options.poolSize ?? 4,
+      concurrency: running.maxConcurrency,
+      bundle: bundle.file,
+    });
     return {
       url,
       endpoint: url,

@@ -29,8 +29,22 @@ function tryHint(url: string): string {
   ].join('\n');
 }
 
+// LOCAL_CONCURRENCY: the local function's concurrency (docs/local-stack.md "Concurrency").
+const concurrency =
+  process.env['LOCAL_CONCURRENCY'] === undefined ? undefined : Number(process.env['LOCAL_CONCURRENCY']);
+if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)) {
+  log('error', 'LOCAL_CONCURRENCY must be a whole number from 1 to 1000', {
+    value: process.env['LOCAL_CONCURRENCY'],
+  });
+  process.exit(2);
+}
+
 try {
-  const stack = await startStack({ port, providers: true });
+  const stack = await startStack({
+    port,
+    providers: true,
+    ...(concurrency !== undefined && { concurrency }),
+  });
   if (stack.devTokens !== undefined) {
     // Tokens go to a 0600 file, never to stdout: logs get copied around, bearer tokens must not be.
     await mkdir(LOCAL_DIR, { recursive: true });

@@ -33,6 +33,11 @@ export interface PlatformConfig {
   directoryTable?: string;
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
+  /**
+   * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
+   * ends the response and aborts its work; 0 turns the check off. @default 30000
+   */
+  responseStallMs: number;
   auth?: AuthConfig;
   /** `AWS_ENDPOINT_URL_DYNAMODB` (DynamoDB Local); the SDK's own variable, validated here. */
   dynamoDbEndpoint?: string;
@@ -159,6 +164,7 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+    responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
   const authConfig = auth(reader, deployed);

@@ -3,6 +3,8 @@
  * destination's backpressure (`write()` returning false, then 'drain') stops reads from the web stream.
  */
 import { Readable } from 'node:stream';
+import type { Writable } from 'node:stream';
+import { RequestCancelledError } from '../mcp/index.js';
 import type { Logger } from '../mcp/index.js';
 import { sseInternalErrorFrame } from './error-response.js';
 import { errorFields } from './errors.js';
@@ -14,6 +16,24 @@ export interface ResponseBodyOptions {
   /** Called once if the destination fails or closes before the body ended (client went away). */
   onAbort?: (reason: unknown) => void;
   logger?: Logger;
+  /**
+   * A destination holding unwritten bytes that makes no progress for this long (the client stopped reading)
+   * ends the response: `onAbort` fires with a `ClientStalledError`, so the invocation's work is aborted.
+   * 0 or absent: never.
+   */
+  stallMs?: number;
+}
+
+/**
+ * Why a response was ended: its client stopped reading (no write progress for `stallMs`). A
+ * `RequestCancelledError('client_stalled')`, so the runtime ends the call's work even on a resumable stream.
+ */
+export class ClientStalledError extends RequestCancelledError {
+  override readonly name = 'ClientStalledError';
+
+  constructor(readonly stallMs: number) {
+    super('client_stalled');
+  }
 }
 
 /** Node `Readable` over a response body, with the Lambda streaming rules built in. */
@@ -23,6 +43,12 @@ class ResponseBodyReadable extends Readable {
   #primed = false;
   #ended = false;
   #tail = '\n\n';
+  /** Where the body is piped (the response stream), watched for write progress. */
+  #destination: NodeJS.WritableStream | undefined;
+  #delivered = 0;
+  #lastFlushed = 0;
+  #lastProgressAt = 0;
+  #watchdog: NodeJS.Timeout | undefined;
 
   constructor(body: ReadableStream<Uint8Array> | null, options: ResponseBodyOptions) {
     // Object mode so the empty priming chunk is delivered as a real `write('')` (byte mode drops it).
@@ -71,7 +97,59 @@ class ResponseBodyReadable extends Readable {
     this.#finish();
   }
 
+  /** Records the destination (`pipeline` pipes into it) and starts watching it when a stall time is set. */
+  override pipe<T extends NodeJS.WritableStream>(destination: T, options?: { end?: boolean }): T {
+    const stallMs = this.#options.stallMs ?? 0;
+    if (stallMs > 0 && this.#destination === undefined) {
+      this.#destination = destination;
+      this.#lastProgressAt = Date.now();
+      this.on('data', (chunk: Uint8Array | string) => {
+        this.#delivered += typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.byteLength;
+      });
+      this.#watchdog = setInterval(
+        () => this.#checkProgress(stallMs),
+        Math.min(1000, Math.ceil(stallMs / 4)),
+      );
+      const stop = (): void => clearInterval(this.#watchdog);
+      destination.once('finish', stop);
+      destination.once('close', stop);
+    }
+    return super.pipe(destination, options);
+  }
+
+  /**
+   * Progress is bytes leaving the destination's buffer (delivered to it minus still buffered there). An
+   * empty buffer is never a stall: the client has everything it was sent, and the producer may be slow.
+   */
+  #checkProgress(stallMs: number): void {
+    const destination = this.#destination as (NodeJS.WritableStream & Partial<Writable>) | undefined;
+    if (destination === undefined) return;
+    const buffered = destination.writableLength ?? 0;
+    const flushed = this.#delivered - buffered;
+    const now = Date.now();
+    if (buffered === 0 || flushed > this.#lastFlushed) {
+      this.#lastFlushed = flushed;
+      this.#lastProgressAt = now;
+      return;
+    }
+    if (now - this.#lastProgressAt < stallMs) return;
+    clearInterval(this.#watchdog);
+    const reason = new ClientStalledError(stallMs);
+    this.#options.logger?.warn('client stopped reading; ending the response and its work', {
+      reason: reason.code,
+      stallMs,
+      bufferedBytes: buffered,
+    });
+    // The work first (the reason reaches the invocation even when the body already ended), then both ends.
+    this.#options.onAbort?.(reason);
+    this.#reader?.cancel(reason).catch(() => undefined);
+    this.#ended = true;
+    this.destroy(reason);
+    destination.destroy?.(reason);
+  }
+
   override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    clearInterval(this.#watchdog);
     if (!this.#ended) {
       const reason = error ?? new Error('response stream closed before the body ended');
       this.#options.onAbort?.(reason);

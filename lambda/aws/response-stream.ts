@@ -16,6 +16,11 @@ export interface StreamResponseOptions {
   /** Called once when the response stream fails or closes before the body ended (client disconnect). */
   onAbort?: (reason: unknown) => void;
   logger?: Logger;
+  /**
+   * End the response (and, through `onAbort`, its work) when a write makes no progress for this long: the
+   * client stopped reading (`MCP_RESPONSE_STALL_MS`, docs/aws.md). 0 or absent: never.
+   */
+  stallMs?: number;
 }
 
 /** The object `@middy/core` v6 expects back in `streamifyResponse` mode: prelude fields plus a body stream. */

@@ -33,6 +33,8 @@ export interface ComposedApp {
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
   settled?(): Promise<void>;
+  /** `MCP_RESPONSE_STALL_MS`: a write without progress this long ends the response and its work. */
+  responseStallMs?: number;
   /**
    * Starts cold-start work that waits on the network (the issuer's keys) without awaiting it, so the wait
    * overlaps with the rest of the init and the first event. Must not throw; a failure of that work must
@@ -94,7 +96,11 @@ export function createRestEntry(options: RestEntryOptions) {
         ...(app.origin && { origin: app.origin }),
       });
       const response = await app.handle(request, invocation.context);
-      return toStreamingResult(response, { onAbort: (reason) => invocation.abort(reason), logger });
+      return toStreamingResult(response, {
+        onAbort: (reason) => invocation.abort(reason),
+        logger,
+        ...(app.responseStallMs !== undefined && { stallMs: app.responseStallMs }),
+      });
     } catch (error) {
       if (error instanceof RestEventError) return toStreamingResult(restEventErrorResponse(error));
       // ConfigError lands here too: its problem list goes to the log, never to the client.

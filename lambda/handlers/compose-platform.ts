@@ -75,6 +75,7 @@ export function composePlatform(
     handle: (request, ctx) => platform.handle(request, ctx),
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
+    responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
       // DNS, TLS and the issuer's answer) with the rest of the cold start, for no extra work. A failure

@@ -8,6 +8,7 @@ import {
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
+  reportingOutages,
 } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
 import { dynamoDbClientFor } from './compose-dynamodb.js';
@@ -42,14 +43,24 @@ export function composeStores(config: PlatformConfig): StoreOptions {
     ...(streamTable === undefined
       ? {}
       : {
-          streamStore: new DynamoDbStreamStore({
-            client,
-            tableName: streamTable,
-            ttlMinutes: config.streams.ttlMinutes,
-          }),
-          clientReplyStore: new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+          // Wrapped so an unreachable table gets the one outage answer (503), as the session store does.
+          streamStore: reportingOutages(
+            'stream',
+            new DynamoDbStreamStore({
+              client,
+              tableName: streamTable,
+              ttlMinutes: config.streams.ttlMinutes,
+            }),
+          ),
+          clientReplyStore: reportingOutages(
+            'client-reply',
+            new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+          ),
           // The single-use ledger of 2026-07-28 requestState bindings, for the same reason.
-          requestStateStore: new DynamoDbRequestStateStore(client, streamTable),
+          requestStateStore: reportingOutages(
+            'request-state',
+            new DynamoDbRequestStateStore(client, streamTable),
+          ),
         }),
   };
 }

@@ -25,6 +25,7 @@ export const handler = createRestEntry({
     return {
       handle: (request, ctx) => server.handle(request, ctx),
       settled: () => server.settled(),
+      responseStallMs: config.responseStallMs,
       ...(config.endpoint === undefined ? {} : { origin: config.endpoint.origin }),
     };
   },

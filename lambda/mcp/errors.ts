@@ -62,14 +62,45 @@ export class ToolError extends Error {
   }
 }
 
-/** Thrown by a `SessionStore` whose backend cannot answer; the runtime answers HTTP 503 at once. */
-export class SessionStoreUnavailableError extends Error {
-  readonly code = 'session_store_unavailable';
+/**
+ * Thrown by a store whose backend cannot answer now (sessions, streams, request state, client replies, or
+ * an application store such as a directory). Before the response has started the runtime answers HTTP 503
+ * with `Retry-After` and -32603 "<store> store unavailable", whichever path the call took; after an SSE
+ * stream started, its final frame carries that error.
+ */
+export class StoreUnavailableError extends Error {
+  readonly code = 'store_unavailable';
+  /** Which store, as clients see it in the message: `session`, `stream`, `directory`, … */
+  readonly store: string;
 
-  constructor(message = 'session store unavailable', options?: { cause?: unknown }) {
+  constructor(store: string, message = `${store} store unavailable`, options?: { cause?: unknown }) {
     super(message, options);
+    this.name = 'StoreUnavailableError';
+    this.store = store;
+  }
+
+  /** The message a client may see (never the backend's own error text). */
+  get wireMessage(): string {
+    return `${this.store} store unavailable`;
+  }
+}
+
+/** Thrown by a `SessionStore` whose backend cannot answer; the runtime answers HTTP 503 at once. */
+export class SessionStoreUnavailableError extends StoreUnavailableError {
+  constructor(message = 'session store unavailable', options?: { cause?: unknown }) {
+    super('session', message, options);
     this.name = 'SessionStoreUnavailableError';
   }
+}
+
+/**
+ * The store outage behind an error or behind the wire error made from it, if any: lets a path that has not
+ * answered yet turn a tool's or hook's failure into the one outage answer (503).
+ */
+export function outageOf(error: unknown): StoreUnavailableError | undefined {
+  if (error instanceof StoreUnavailableError) return error;
+  if (error instanceof McpError && error.cause instanceof StoreUnavailableError) return error.cause;
+  return undefined;
 }
 
 /** Abort reason used when a tool runs past its timeout or the invocation deadline. */
@@ -82,12 +113,19 @@ export class ToolTimeoutError extends Error {
   }
 }
 
-/** Abort reason used when the client cancels a request or goes away. */
-export class RequestCancelledError extends Error {
-  readonly code: 'cancelled' | 'client_disconnected';
+const cancelMessages = {
+  cancelled: 'request cancelled',
+  client_disconnected: 'client disconnected',
+  client_stalled: 'client stopped reading',
+} as const;
 
-  constructor(code: 'cancelled' | 'client_disconnected', options?: { cause?: unknown }) {
-    super(code === 'cancelled' ? 'request cancelled' : 'client disconnected', options);
+/** Abort reason used when the client cancels a request, goes away, or stops reading. */
+export class RequestCancelledError extends Error {
+  /** `client_stalled`: the client stopped reading; unlike a disconnect, it ends even resumable work. */
+  readonly code: 'cancelled' | 'client_disconnected' | 'client_stalled';
+
+  constructor(code: 'cancelled' | 'client_disconnected' | 'client_stalled', options?: { cause?: unknown }) {
+    super(cancelMessages[code], options);
     this.name = 'RequestCancelledError';
     this.code = code;
   }
@@ -107,6 +145,8 @@ export const SafeMessage = {
  */
 export function toWireError(error: unknown): McpError {
   if (error instanceof McpError) return error;
+  if (error instanceof StoreUnavailableError)
+    return new McpError(JsonRpcCode.InternalError, error.wireMessage, { cause: error });
   if (error instanceof ToolTimeoutError) return new McpError(JsonRpcCode.RequestTimeout, SafeMessage.timeout);
   if (error instanceof RequestCancelledError) {
     return new McpError(JsonRpcCode.RequestCancelled, SafeMessage.cancelled);

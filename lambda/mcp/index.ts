@@ -12,6 +12,8 @@ export {
   RequestCancelledError,
   SafeMessage,
   SessionStoreUnavailableError,
+  StoreUnavailableError,
+  outageOf,
   ToolError,
   ToolTimeoutError,
   toWireError,

@@ -19,6 +19,10 @@ export interface ResolvedOptions {
   keepaliveMs: number;
   toolTimeoutMs: number;
   maxBodyBytes: number;
+  /** 2025-03-26 batch bounds (docs/mcp-runtime.md, "Batches"). */
+  maxBatchElements: number;
+  batchConcurrency: number;
+  maxBatchResponseBytes: number;
   pageSize: number;
   deadlineReserveMs: number;
   replayPollMs: number;

@@ -8,7 +8,7 @@ import { buildCapabilities } from './registries/capabilities.js';
 import { PendingClientRequests } from './tools/client-requests.js';
 import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
 import type { RequestScope, SessionfulInput } from './dispatch/index.js';
-import { JsonRpcCode, McpError, SafeMessage, SessionStoreUnavailableError } from './errors.js';
+import { JsonRpcCode, McpError, outageOf, SafeMessage } from './errors.js';
 import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
 import { InFlightRequests } from './sessions/in-flight.js';
@@ -89,6 +89,9 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     keepaliveMs: options.keepaliveMs ?? 15_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxBatchElements: Math.max(1, options.maxBatchElements ?? 50),
+    batchConcurrency: Math.max(1, options.batchConcurrency ?? 4),
+    maxBatchResponseBytes: Math.max(64, options.maxBatchResponseBytes ?? 4 * 1024 * 1024),
     pageSize: Math.max(1, options.pageSize ?? 50),
     deadlineReserveMs: options.deadlineReserveMs ?? 500,
     replayPollMs: options.replayPollMs ?? 250,
@@ -235,9 +238,10 @@ export class McpServer {
     try {
       return await this.#handle(request, ctx, respond);
     } catch (error) {
-      if (error instanceof SessionStoreUnavailableError) {
-        this.#rt.logger.warn('session store unavailable', describeError(error));
-        const wire = new McpError(JsonRpcCode.InternalError, SafeMessage.sessionStoreUnavailable);
+      const outage = outageOf(error);
+      if (outage !== undefined) {
+        this.#rt.logger.warn('store unavailable', { store: outage.store, ...describeError(outage) });
+        const wire = new McpError(JsonRpcCode.InternalError, outage.wireMessage);
         return respond.rpcError(503, null, wire, { 'retry-after': '1' });
       }
       this.#rt.logger.error('request failed', describeError(error));

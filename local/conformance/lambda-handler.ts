@@ -1,32 +1,19 @@
 /**
- * Lambda entry that serves the conformance app through the same AWS adapters as the platform entry
- * (`lambda/handlers/platform.ts`): REST v1 event -> Request -> McpServer -> streamed response. The local
+ * Lambda entry that serves the conformance app through the same entry as the platform
+ * (`lambda/handlers/compose-entry.ts`): REST v1 event -> Request -> McpServer -> streamed response. The local
  * stack bundles it when `CONFORMANCE_VIA=lambda`, so the suite runs against the real RIC + REST front.
  * It lives in `local/` because the conformance app does (nothing in `lambda/` may import `local/`).
  */
-import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
 import {
   createDynamoDbClient,
-  createInvocation,
   DynamoDbClientReplyStore,
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
   DynamoDbStreamStore,
-  internalErrorResponse,
-  parseRestEvent,
-  RestEventError,
-  restEventErrorResponse,
-  toRequest,
-  toStreamingResult,
 } from '../../lambda/aws/index.js';
-import type { RestProxyEvent, StreamingResult } from '../../lambda/aws/index.js';
-import { createJsonLogger } from '../../lambda/mcp/index.js';
+import { createRestEntry } from '../../lambda/handlers/compose-entry.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
 import { createConformanceApp } from './app.js';
-
-const logger = createJsonLogger({ base: { component: 'conformance' } });
-let app: McpServer | undefined;
 
 /**
  * Composed on the first invocation. Sessions go to DynamoDB when the stack passes a table: the stack runs
@@ -56,32 +43,13 @@ function compose(): McpServer {
   });
 }
 
-async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
-  try {
-    app ??= compose();
-    const parts = parseRestEvent(event);
-    const invocation = createInvocation(
-      context,
-      parts.sourceIp === undefined ? {} : { sourceIp: parts.sourceIp },
-    );
-    const response = await app.handle(toRequest(parts, { signal: invocation.signal }), invocation.context);
-    return toStreamingResult(response, { onAbort: (reason) => invocation.abort(reason), logger });
-  } catch (error) {
-    if (error instanceof RestEventError) return toStreamingResult(restEventErrorResponse(error));
-    logger.error('conformance invocation failed before the response started', {
-      error: error instanceof Error ? error.name : 'unknown',
-    });
-    return toStreamingResult(internalErrorResponse());
-  }
-}
-
-/** The bundled handler (`timeoutEarlyInMillis: 0` for the reason given in the platform entry). */
-export const handler = middy<RestProxyEvent, StreamingResult>({
-  streamifyResponse: true,
-  timeoutEarlyInMillis: 0,
-  // Keeps the invocation (Lambda would freeze the environment) until a tool that closed its stream
-  // mid-call (test_reconnection, SEP-1699 polling) has persisted its result for the GET replay.
-  requestEnd: async () => {
-    await app?.settled();
-  },
-}).handler(handle);
+/**
+ * The bundled handler: the platform's REST v1 streaming entry (`createRestEntry`) around the conformance app,
+ * which serves every path. The entry keeps the invocation open until calls that closed their stream mid-call
+ * (test_reconnection, SEP-1699 polling) have persisted their result for the GET replay (`settled`).
+ */
+export const handler = createRestEntry({
+  component: 'conformance',
+  serves: () => true,
+  compose: () => compose(),
+});

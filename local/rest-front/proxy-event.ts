@@ -47,8 +47,10 @@ function headerMaps(
   req: IncomingMessage,
   sourceIp: string,
 ): Pick<APIGatewayProxyEvent, 'headers' | 'multiValueHeaders'> {
-  const headers: Record<string, string> = {};
-  const multiValueHeaders: Record<string, string[]> = {};
+  // Null-prototype maps: a header named `constructor` or `__proto__` is data, not an Object.prototype member.
+  const headers = Object.create(null) as Record<string, string>;
+  const multiValueHeaders = Object.create(null) as Record<string, string[]>;
+  const nameOf = new Map<string, string>();
   const forwarded = req.headers['x-forwarded-for'];
   const forwardedFor = Array.isArray(forwarded) ? forwarded.join(', ') : forwarded;
   const raw = [
@@ -65,8 +67,9 @@ function headerMaps(
   for (let index = 0; index + 1 < raw.length; index += 2) {
     const name = raw[index] ?? '';
     const value = raw[index + 1] ?? '';
-    const existing = Object.keys(multiValueHeaders).find((key) => key.toLowerCase() === name.toLowerCase());
-    const key = existing ?? name;
+    // Duplicates (any case) join the first spelling's entry, as API Gateway merges them.
+    const key = nameOf.get(name.toLowerCase()) ?? name;
+    nameOf.set(name.toLowerCase(), key);
     headers[key] = value;
     (multiValueHeaders[key] ??= []).push(value);
   }
@@ -79,13 +82,44 @@ function queryMaps(
   const params = new URLSearchParams(search);
   if ([...params.keys()].length === 0)
     return { queryStringParameters: null, multiValueQueryStringParameters: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
+  const single = Object.create(null) as Record<string, string>;
+  const multi = Object.create(null) as Record<string, string[]>;
   for (const [name, value] of params) {
     single[name] = value;
     (multi[name] ??= []).push(value);
   }
   return { queryStringParameters: single, multiValueQueryStringParameters: multi };
+}
+
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
+
+/**
+ * The body as text, or undefined when it is not valid UTF-8. Decoding leniently would turn each bad byte
+ * into U+FFFD and hand the function a different, valid body; API Gateway documents a text payload only as
+ * UTF-8, so the front keeps such a body's exact bytes (base64, as for a binary type) and the function
+ * refuses them as it refuses any body that is not UTF-8 JSON.
+ */
+function utf8Text(body: Buffer): string | undefined {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The path and query of a request target, taken as sent. `new URL(target, base)` would read `//evil/mcp` as
+ * a host plus `/mcp` and fold `/x/../mcp` into `/mcp`, so a path no resource has would reach one; API
+ * Gateway matches the path it received.
+ */
+export function requestTarget(target: string | undefined): { pathname: string; search: string } {
+  const raw = target ?? '/';
+  const queryAt = raw.indexOf('?');
+  const pathname = queryAt < 0 ? raw : raw.slice(0, queryAt);
+  return {
+    pathname: pathname.startsWith('/') ? pathname : `/${pathname}`,
+    search: queryAt < 0 ? '' : raw.slice(queryAt),
+  };
 }
 
 /** `requestContext.requestTime` format: `30/Nov/2026:02:01:31 +0000`. */
@@ -103,12 +137,12 @@ export function buildProxyEvent(
   body: Buffer,
   context: ProxyEventContext,
 ): APIGatewayProxyEvent {
-  const url = new URL(req.url ?? '/', 'http://local');
+  const url = requestTarget(req.url);
   const method = req.method ?? 'GET';
   const sourceIp = req.socket.remoteAddress ?? '127.0.0.1';
   const { headers, multiValueHeaders } = headerMaps(req, sourceIp);
   const host = req.headers.host ?? '127.0.0.1';
-  const text = isTextMediaType(req.headers['content-type']);
+  const text = isTextMediaType(req.headers['content-type']) ? utf8Text(body) : undefined;
   return {
     resource: context.resource,
     path: url.pathname,
@@ -152,7 +186,7 @@ export function buildProxyEvent(
         userArn: null,
       },
     },
-    body: body.byteLength === 0 ? null : text ? body.toString('utf8') : body.toString('base64'),
-    isBase64Encoded: body.byteLength !== 0 && !text,
+    body: body.byteLength === 0 ? null : (text ?? body.toString('base64')),
+    isBase64Encoded: body.byteLength !== 0 && text === undefined,
   };
 }

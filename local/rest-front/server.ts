@@ -10,7 +10,7 @@ import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describeError, log } from '../log.js';
 import { readPrelude } from './prelude.js';
-import { buildProxyEvent } from './proxy-event.js';
+import { buildProxyEvent, requestTarget } from './proxy-event.js';
 import { relayPayload } from './relay.js';
 import { PLATFORM_ROUTES, type RestRoute, matchRoute } from './routes.js';
 
@@ -92,7 +92,7 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
   const deadline = receivedAt.getTime() + settings.maxDurationMs;
   const requestId = randomUUID();
   res.setHeader('x-amzn-RequestId', requestId);
-  const path = new URL(req.url ?? '/', 'http://local').pathname;
+  const path = requestTarget(req.url).pathname;
   const match = matchRoute(settings.routes, req.method ?? 'GET', path);
   if (match.kind === 'none') {
     req.resume();
@@ -167,8 +167,21 @@ function failBeforePrelude(res: ServerResponse, signal: AbortSignal, error: unkn
     sendGatewayError(res, 504, 'Endpoint request timed out', 'IntegrationTimeoutException');
     return;
   }
+  if (isThrottled(error)) {
+    // Lambda rejected the invocation (TooManyRequestsException): API Gateway answers 500, not 429 — "If the
+    // Lambda API rejects the invocation request, API Gateway returns a 500 error code" (Lambda developer
+    // guide, "Handling Lambda errors with an API Gateway API"). 429 is only API Gateway's own throttling.
+    log('warn', 'function throttled: concurrency limit reached', { error: describeError(error) });
+    sendGatewayError(res, 500, 'Internal server error', 'InternalServerErrorException');
+    return;
+  }
   log('warn', 'function failed before the prelude', { error: describeError(error) });
   sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+}
+
+/** Lambda's throttling error (`InvocationError` code `throttled`, errorType `TooManyRequestsException`). */
+function isThrottled(error: unknown): boolean {
+  return (error as { code?: unknown } | null)?.code === 'throttled';
 }
 
 /** API Gateway's own JSON error body, e.g. `{"message":"Missing Authentication Token"}`. */

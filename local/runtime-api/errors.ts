@@ -11,7 +11,9 @@ export type InvocationErrorCode =
   /** The invoker gave up (abort signal) before the function answered. */
   | 'aborted'
   /** The pool was closed. */
-  | 'closed';
+  | 'closed'
+  /** The function's concurrency limit is reached (Lambda `TooManyRequestsException`). */
+  | 'throttled';
 
 /**
  * A failed invocation. Local tooling only: the REST front maps every one of these to API Gateway's generic

@@ -1,6 +1,8 @@
 /**
- * A local Lambda function: a pool of execution environments (default 4) behind one invoke queue, so concurrent
- * invocations run concurrently, each in its own runtime process under AWS's runtime interface client.
+ * A local Lambda function that scales like Lambda: each concurrent invocation gets its own execution
+ * environment (a runtime process under AWS's runtime interface client), reusing an idle one when there is
+ * one and cold-starting a new one otherwise, up to the function's concurrency. Beyond it the invocation is
+ * throttled at once (`TooManyRequestsException`), as Lambda does, instead of waiting in a queue.
  */
 import { InvocationError, RuntimePoolStartError } from './errors.js';
 import { Invocation, type InvocationResponse } from './invocation.js';
@@ -13,8 +15,13 @@ export interface RuntimePoolOptions {
   taskRoot: string;
   /** `_HANDLER`. @default 'index.handler' */
   handler?: string;
-  /** Execution environments kept warm. @default 4 */
+  /** Execution environments started (warm) before the first invocation. @default 4 */
   size?: number;
+  /**
+   * Most invocations in flight at once (Lambda's concurrency limit); each has its own environment, started
+   * on demand. An invocation beyond it is throttled. @default max(size, 10)
+   */
+  maxConcurrency?: number;
   /** Function timeout in seconds, enforced by killing the runtime. @default 900 (API Gateway's stream limit) */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -42,7 +49,12 @@ export interface InvokeOptions {
 /** A pool of local execution environments for one function. */
 export class RuntimePool implements SlotHost {
   readonly #slots: RuntimeSlot[] = [];
+  /** Environments created on demand whose Runtime API endpoint is not listening yet. */
+  readonly #opening = new Set<RuntimeSlot>();
+  /** Invocations waiting for an environment that is starting for them (never more than can start). */
   readonly #queue: Invocation[] = [];
+  #maxConcurrency = 10;
+  #slotOptions: ConstructorParameters<typeof RuntimeSlot>[2] | undefined;
   readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #closed = false;
   #spawnCount = 0;
@@ -58,21 +70,22 @@ export class RuntimePool implements SlotHost {
     const region = options.region ?? 'us-east-1';
     const functionName = options.functionName ?? 'bos-mcp-platform';
     const onLog = options.onLog;
-    for (let index = 0; index < (options.size ?? 4); index += 1) {
-      pool.#slots.push(
-        new RuntimeSlot(index, pool, {
-          taskRoot: options.taskRoot,
-          handler: options.handler ?? 'index.handler',
-          functionName,
-          functionArn: `arn:aws:lambda:${region}:000000000000:function:${functionName}`,
-          memorySizeMb: options.memorySizeMb ?? 1024,
-          timeoutSeconds: options.timeoutSeconds ?? 900,
-          region,
-          environment: options.environment ?? {},
-          nodePath: options.nodePath ?? defaultNodePath(),
-          onLine: (slot, stream, line) => onLog?.({ slot, stream, line }),
-        }),
-      );
+    const size = options.size ?? 4;
+    pool.#maxConcurrency = Math.max(1, options.maxConcurrency ?? Math.max(size, 10));
+    pool.#slotOptions = {
+      taskRoot: options.taskRoot,
+      handler: options.handler ?? 'index.handler',
+      functionName,
+      functionArn: `arn:aws:lambda:${region}:000000000000:function:${functionName}`,
+      memorySizeMb: options.memorySizeMb ?? 1024,
+      timeoutSeconds: options.timeoutSeconds ?? 900,
+      region,
+      environment: options.environment ?? {},
+      nodePath: options.nodePath ?? defaultNodePath(),
+      onLine: (slot, stream, line) => onLog?.({ slot, stream, line }),
+    };
+    for (let index = 0; index < Math.min(size, pool.#maxConcurrency); index += 1) {
+      pool.#slots.push(new RuntimeSlot(index, pool, pool.#slotOptions));
     }
     // Runtimes must not outlive the stack, whatever ends it (exception, test end, process.exit).
     process.once('exit', pool.#exitHook);
@@ -90,6 +103,16 @@ export class RuntimePool implements SlotHost {
   /** Number of runtime processes started so far (each one is a cold start). */
   get spawnCount(): number {
     return this.#spawnCount;
+  }
+
+  /** Execution environments created so far (warm ones plus those started on demand). */
+  get environmentCount(): number {
+    return this.#slots.length;
+  }
+
+  /** The concurrency limit: invocations beyond it are throttled. */
+  get maxConcurrency(): number {
+    return this.#maxConcurrency;
   }
 
   /** Init duration of each environment's current process (undefined while starting). */
@@ -121,10 +144,24 @@ export class RuntimePool implements SlotHost {
         invocation.response.then(forget, forget);
       }
     }
-    if (invocation.phase === 'queued') {
-      this.#queue.push(invocation);
-      this.#dispatch();
+    if (invocation.phase !== 'queued') return invocation.response;
+    // Lambda's concurrency: environments busy with an invocation plus invocations an environment is starting
+    // for. At the limit the invocation is rejected at once (Lambda `TooManyRequestsException`, which API
+    // Gateway answers with 500), never queued behind a slow stream.
+    const busy = this.#slots.filter((slot) => slot.state === 'busy').length;
+    const free = this.#slots.some((slot) => slot.canTake);
+    if (!free && busy + this.#queue.length >= this.#maxConcurrency) {
+      invocation.fail(
+        new InvocationError(
+          'throttled',
+          'TooManyRequestsException',
+          `Rate Exceeded. The function's concurrency limit (${this.#maxConcurrency}) is reached`,
+        ),
+      );
+      return invocation.response;
     }
+    this.#queue.push(invocation);
+    this.#dispatch();
     return invocation.response;
   }
 
@@ -209,20 +246,49 @@ export class RuntimePool implements SlotHost {
     slot.spawn();
   }
 
-  /** Gives queued invocations to polling runtimes; cold-starts dead environments when none is free. */
+  /**
+   * Gives queued invocations to polling runtimes; for the rest, cold-starts dead environments, then creates
+   * new ones up to the concurrency limit, so every waiting invocation has an environment starting for it.
+   */
   #dispatch(): void {
     for (const slot of this.#slots) {
       const next = slot.canTake ? this.#queue.shift() : undefined;
       if (next !== undefined) slot.deliver(next);
     }
-    let starting = this.#slots.filter((slot) => slot.state === 'starting').length;
+    let starting = this.#slots.filter((slot) => slot.state === 'starting').length + this.#opening.size;
     for (const slot of this.#slots) {
       if (this.#queue.length <= starting) break;
-      if (slot.state === 'dead') {
+      if (slot.state === 'dead' && !this.#opening.has(slot)) {
         this.#spawn(slot);
         starting += 1;
       }
     }
+    while (this.#queue.length > starting && this.#slots.length < this.#maxConcurrency && !this.#closed) {
+      this.#open();
+      starting += 1;
+    }
+  }
+
+  /** Creates an environment on demand: its Runtime API endpoint, then its runtime (a cold start). */
+  #open(): void {
+    const options = this.#slotOptions;
+    if (options === undefined) return;
+    const slot = new RuntimeSlot(this.#slots.length, this, options);
+    this.#slots.push(slot);
+    this.#opening.add(slot);
+    slot.listen().then(
+      () => {
+        this.#opening.delete(slot);
+        // Closed while the endpoint opened: close it too, or it would outlive the pool.
+        if (this.#closed) void slot.close();
+        else this.#spawn(slot);
+      },
+      (error: unknown) => {
+        this.#opening.delete(slot);
+        const message = error instanceof Error ? error.message : String(error);
+        this.#queue.shift()?.fail(new InvocationError('init_error', 'Runtime.ListenError', message));
+      },
+    );
   }
 
   #settleReady(error?: Error): void {

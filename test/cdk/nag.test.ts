@@ -29,21 +29,53 @@ after(() => {
   for (const dir of outdirs) rmSync(dir, { recursive: true, force: true });
 });
 
-/** Synthesizes `app` with the AwsSolutions pack; returns the thrown error (if any) and the report. */
-function synthWithNag(build: (app: App) => void): { error?: unknown; report: ValidationReport } {
+/**
+ * Runs `act` with stdout and stderr captured: CDK prints each finding of a failed validation as an `ERROR` or
+ * `WARNING` line, which in a passing run would read like a failure. Returns what was written.
+ */
+function captureOutput(act: () => void): string {
+  const written: string[] = [];
+  const keep = (chunk: string | Uint8Array): boolean => {
+    written.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
+    return true;
+  };
+  const { stdout, stderr } = process;
+  const [out, err] = [stdout.write.bind(stdout), stderr.write.bind(stderr)];
+  stdout.write = keep;
+  stderr.write = keep;
+  try {
+    act();
+  } finally {
+    stdout.write = out;
+    stderr.write = err;
+  }
+  return written.join('');
+}
+
+/**
+ * Synthesizes `app` with the AwsSolutions pack; returns the thrown error (if any), the report, and what
+ * synthesis printed.
+ */
+function synthWithNag(build: (app: App) => void): {
+  error?: unknown;
+  report: ValidationReport;
+  output: string;
+} {
   const outdir = mkdtempSync(join(tmpdir(), 'bos-nag-'));
   outdirs.push(outdir);
   const app = new App({ outdir });
   build(app);
   Validations.of(app).addPlugins(new AwsSolutionsChecks(app));
   let error: unknown;
-  try {
-    app.synth();
-  } catch (caught) {
-    error = caught;
-  }
+  const output = captureOutput(() => {
+    try {
+      app.synth();
+    } catch (caught) {
+      error = caught;
+    }
+  });
   const report = JSON.parse(readFileSync(join(outdir, 'validation-report.json'), 'utf8')) as ValidationReport;
-  return { error, report };
+  return { error, report, output };
 }
 
 const describeViolations = (report: ValidationReport): string[] =>
@@ -119,7 +151,7 @@ describe('cdk-nag AwsSolutions', () => {
   });
 
   it('fails synthesis and reports the rule when a finding is not acknowledged (the check is live)', () => {
-    const { error, report } = synthWithNag((app) => {
+    const { error, report, output } = synthWithNag((app) => {
       const stack = new Stack(app, 'Unacknowledged');
       new LambdaFunction(stack, 'Old', {
         runtime: Runtime.NODEJS_20_X,
@@ -131,5 +163,7 @@ describe('cdk-nag AwsSolutions', () => {
     const rules = describeViolations(report).join('\n');
     assert.match(rules, /AwsSolutions error AwsSolutions-L1 at Unacknowledged\/Old\/Resource/);
     assert.match(rules, /AwsSolutions-IAM4\[Policy::.*AWSLambdaBasicExecutionRole\]/);
+    // Printed for an operator, captured here: the finding names its rule and how to acknowledge it.
+    assert.match(output, /ERROR .*\(AwsSolutions\)[\s\S]*Acknowledge with 'AwsSolutions::AwsSolutions-L1'/);
   });
 });

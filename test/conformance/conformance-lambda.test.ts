@@ -5,21 +5,12 @@
  * server-to-client requests (sampling, elicitation) travel through the shared stores, not process memory.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, it } from 'node:test';
 import { renderReport, runConformanceSuite } from '../../local/conformance/suite.js';
+import { javaAvailable } from '../helpers/java.js';
 
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-describe('MCP conformance suite through the local Lambda stack', () => {
+describe('MCP conformance suite through the local Lambda stack', { timeout: 900_000 }, () => {
   for (const requirements of ['2025-11-25', '2026-07-28'] as const) {
     it(`passes every ${requirements} server scenario across execution environments, except listed expected failures`, async (t) => {
       if (!javaAvailable()) {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { renderReport, runConformanceSuite } from '../../local/conformance/suite.js';
 
-describe('MCP conformance suite', () => {
+describe('MCP conformance suite', { timeout: 900_000 }, () => {
   it('passes every 2025-11-25 server scenario, pending ones included, except listed expected failures', async (t) => {
     const report = await runConformanceSuite({ requirements: '2025-11-25' });
     t.diagnostic(renderReport(report));

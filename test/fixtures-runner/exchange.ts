@@ -2,6 +2,7 @@
  * Turns a vector step into a web `Request`, and a `Response` into what the vector compares: status,
  * headers, cookies and the body as JSON, parsed SSE frames or text.
  */
+import { sseEvents } from '../helpers/sse.js';
 import type { ExpectedStep, SseFrame, StepRequest } from './vector.js';
 
 /** Requests are addressed to this origin; the runtime only looks at the path. */
@@ -52,34 +53,15 @@ export async function observe(response: Response, timeoutMs: number, readBody = 
 }
 
 /**
- * Parses an SSE body into frames: one per blank-line-terminated block that has an `id`, `event` or
- * `data` field. Unlike a browser's EventSource, a block with an id and empty data (the priming event)
- * is kept, because the vectors list it. Comment lines and `retry` are transport hints, not frames.
+ * Parses an SSE body into frames, one per dispatched event (the priming event, an id with empty data, is
+ * kept, because the vectors list it). Comment lines and `retry` are transport hints, not frames.
  */
 export function parseSse(text: string): SseFrame[] {
-  const frames: SseFrame[] = [];
-  for (const block of text.replace(/\r\n?/g, '\n').split('\n\n')) {
-    let id: string | undefined;
-    let event: string | undefined;
-    const data: string[] = [];
-    for (const line of block.split('\n')) {
-      if (line === '' || line.startsWith(':')) continue;
-      const colon = line.indexOf(':');
-      const field = colon === -1 ? line : line.slice(0, colon);
-      let value = colon === -1 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'id') id = value;
-      else if (field === 'event') event = value;
-      else if (field === 'data') data.push(value);
-    }
-    if (id === undefined && event === undefined && data.length === 0) continue;
-    frames.push({
-      ...(id === undefined ? {} : { id }),
-      ...(event === undefined ? {} : { event }),
-      data: data.join('\n'),
-    });
-  }
-  return frames;
+  return sseEvents(text).map(({ id, event, data }) => ({
+    ...(id === undefined ? {} : { id }),
+    ...(event === undefined ? {} : { event }),
+    data,
+  }));
 }
 
 /** What the step's body must equal, in the form the vector states it. */

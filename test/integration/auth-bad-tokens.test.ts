@@ -19,6 +19,7 @@ import {
 import { freePort } from '../helpers/free-port.js';
 import { startJwksServer } from '../helpers/jwks-server.js';
 import type { JwksServer } from '../helpers/jwks-server.js';
+import { javaSuite } from '../helpers/java.js';
 
 const ISSUER = 'https://issuer.example.test';
 const PATH = '/mcp/apps/bos/platform';
@@ -31,7 +32,7 @@ const initialize = (id: number) => ({
   params: { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'auth-it', version: '1' } },
 });
 
-describe('authentication through the local stack', { timeout: 300_000 }, () => {
+describe('authentication through the local stack', javaSuite(300_000), () => {
   let stack: LocalStack;
   let jwks: JwksServer;
   let endpoint = '';

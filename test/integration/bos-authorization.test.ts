@@ -11,6 +11,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { Message, ReadStream, RecordJson } from '../helpers/bos-stream.js';
 import { operationResultOf, pairKey, readStream } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
 const UNKNOWN_HANDLE = 'ctx_00000000000000000000000000000000';
 const execute = (handle: string, tool: string, args: Record<string, unknown>) => ({
@@ -22,7 +23,7 @@ const execute = (handle: string, tool: string, args: Record<string, unknown>) =>
 /** Every `type/identity` a record's provenance names. */
 const sourcesOf = (records: RecordJson[]) => new Set(records.flatMap((r) => r.sources.map(pairKey)));
 
-describe('authorization on the BOS platform through the local stack', { timeout: 600_000 }, () => {
+describe('authorization on the BOS platform through the local stack', javaSuite(600_000), () => {
   let bos: BosStack;
   const sessions = new Map<string, string>();
 

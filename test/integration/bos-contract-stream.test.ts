@@ -15,8 +15,9 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { Message, ReadStream } from '../helpers/bos-stream.js';
 import { operationResultOf, pairKey, provenanceKey, readStream } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
-describe('bos/source-results/v1 through the local stack: §3–§6', { timeout: 600_000 }, () => {
+describe('bos/source-results/v1 through the local stack: §3–§6', javaSuite(600_000), () => {
   let bos: BosStack;
   let token: string;
   let sessionId: string;

@@ -13,6 +13,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { Message, ReadStream } from '../helpers/bos-stream.js';
 import { emptyRead, operationResultOf, provenanceKey, readStream } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
 const TIMEOUT_SECONDS = 5;
 const UNFINISHED = ['crm/acme-crm', 'hr/acme-hr', 'legacy/acme-legacy'];
@@ -20,7 +21,7 @@ const listPeople = { context_handle: DEMO_PEOPLE_CONTEXT_HANDLE, tool_name: 'lis
 
 describe(
   'deadlines through the local stack (5 s function timeout, hanging sources)',
-  { timeout: 300_000 },
+  javaSuite(300_000),
   () => {
     let bos: BosStack;
     let sessionId: string;

@@ -12,6 +12,7 @@ import { McpHttpClient } from '../../client/index.js';
 import type { SourceResultsOutcome } from '../../client/index.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
+import { javaSuite } from '../helpers/java.js';
 
 /** Issue 4: every in-flight adapter sees the abort within this many ms of the client's. */
 const ABORT_WITHIN_MS = 100;
@@ -22,7 +23,7 @@ interface Trace {
   atMs: number;
 }
 
-describe('client disconnect through the local stack', { timeout: 300_000 }, () => {
+describe('client disconnect through the local stack', javaSuite(300_000), () => {
   let bos: BosStack;
   let outcome: SourceResultsOutcome;
   let abortAt: number;

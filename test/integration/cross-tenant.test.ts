@@ -23,6 +23,7 @@ import {
 } from '../helpers/bos-stack.js';
 import type { Message, RecordJson } from '../helpers/bos-stream.js';
 import { messagesOf, operationResultOf, pairKey, parseSse } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
 type User = 'dev-user' | 'outsider';
 
@@ -58,7 +59,7 @@ const withoutId = (body: string) => body.replace(/"id":(?:"(?:[^"\\]|\\.)*"|-?\d
 
 const sourcesOf = (records: RecordJson[]) => new Set(records.flatMap((r) => r.sources.map(pairKey)));
 
-describe('cross-tenant isolation through the local stack', { timeout: 600_000 }, () => {
+describe('cross-tenant isolation through the local stack', javaSuite(600_000), () => {
   let bos: BosStack;
   const sessions = new Map<User, string>();
   /** Everything of Acme that outsider must never see: names, handles, source ids, record fields. */

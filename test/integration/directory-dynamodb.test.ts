@@ -4,7 +4,7 @@
  * the platform refusing a guessed handle exactly like a real but not-granted one.
  */
 import assert from 'node:assert/strict';
-import { execFile, execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -32,6 +32,7 @@ import { createDevAuth } from '../../local/dev-auth.js';
 import { createTables, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { demoDirectoryDocument, seedDirectory } from '../../local/seed-directory-lib.js';
+import { needsJava } from '../helpers/java.js';
 
 const run = promisify(execFile);
 const PREFIX = 'it-dir-';
@@ -41,15 +42,6 @@ const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 const ISSUER = 'https://issuer.example.test';
 const SUBJECTS = ['dev-user', 'outsider', 'nobody'];
 const HANDLES = [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE, GUESSED, 'ctx_x', ''];
-
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const principal = (subject: string) => ({ subject, scopes: ['bos.read'] });
 
@@ -64,7 +56,7 @@ async function answers(directory: Directory): Promise<unknown> {
   return JSON.parse(JSON.stringify(out));
 }
 
-describe('directory in DynamoDB Local', { skip: javaAvailable() ? false : 'java is not installed' }, () => {
+describe('directory in DynamoDB Local', { timeout: 300_000, skip: needsJava() }, () => {
   let db: DynamoDbLocal;
   let client: DynamoDBClient;
   let items: DynamoDbDirectoryItems;
@@ -200,7 +192,7 @@ describe('directory in DynamoDB Local', { skip: javaAvailable() ? false : 'java 
     const good = join(workDir, 'good.json');
     writeFileSync(good, JSON.stringify(DEMO_DIRECTORY_DOCUMENT));
     const { stderr } = await run(process.execPath, [...cli, '--file', good]);
-    assert.match(stderr, /"msg":"directory seeded"/);
+    assert.match(stderr, /"message":"directory seeded"/);
     assert.deepEqual(
       await answers(createItemsDirectory({ reader: empty })),
       await answers(createDemoDirectory()),

@@ -14,6 +14,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { openSession, optInMeta, post, startBosStack, toolCall } from '../helpers/bos-stack.js';
 import type { ReadStream } from '../helpers/bos-stream.js';
 import { operationResultOf, readStream } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
 const GLOBEX_HANDLE = `ctx_${randomBytes(16).toString('hex')}`;
 
@@ -48,7 +49,7 @@ const GLOBEX = parseDirectoryDocument({
   ],
 });
 
-describe('sources from the seeded directory table, through the local stack', { timeout: 600_000 }, () => {
+describe('sources from the seeded directory table, through the local stack', javaSuite(600_000), () => {
   let bos: BosStack;
   const bodies: string[] = [];
   const sessions = new Map<string, string>();

@@ -3,7 +3,6 @@
  * including an outage: DynamoDB Local stopped mid-run, then restarted on the same port.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -17,19 +16,11 @@ import type { McpServer, SessionRecord } from '../../lambda/mcp/index.js';
 import { sessionsTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
+import { needsJava } from '../helpers/java.js';
 
 const PREFIX = 'it-';
 const TABLE = `${PREFIX}${sessionsTable.id}`;
 const ENDPOINT_URL = 'http://127.0.0.1/mcp/apps/bos/platform';
-
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function record(overrides: Partial<SessionRecord> = {}): SessionRecord {
   const now = Date.now();
@@ -77,8 +68,8 @@ async function openSession(server: McpServer): Promise<string> {
   return sessionId;
 }
 
-describe('DynamoDbSessionStore on DynamoDB Local', () => {
-  const skipReason = javaAvailable() ? undefined : 'java is not installed (DynamoDB Local needs Java 17)';
+describe('DynamoDbSessionStore on DynamoDB Local', { timeout: 300_000 }, () => {
+  const skipReason = needsJava() || undefined;
   let db: DynamoDbLocal | undefined;
   let client: DynamoDBClient;
   let store: DynamoDbSessionStore;

@@ -1,11 +1,10 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * DynamoDbStreamStore and DynamoDbClientReplyStore against DynamoDB Local (real Java process, no mocks),
  * alone and behind two McpServer instances that share nothing but the tables, as two Lambda execution
  * environments do. One DynamoDB Local start for the whole file (it takes 20–45 s on a loaded machine).
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
@@ -21,21 +20,14 @@ import { McpServer, silentLogger } from '../../lambda/mcp/index.js';
 import { sessionsTable, streamsTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
+import { needsJava } from '../helpers/java.js';
+import { sseJson } from '../helpers/sse.js';
 
 const PREFIX = 'it-streams-';
 const STREAMS = `${PREFIX}${streamsTable.id}`;
 const SESSIONS = `${PREFIX}${sessionsTable.id}`;
 const URL_ = 'http://127.0.0.1/mcp';
 const TIMEOUT = 15_000;
-
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const sessionId = (): string => `s-${Math.random().toString(36).slice(2)}`;
 
@@ -51,21 +43,8 @@ function post(message: unknown, session?: string): Request {
   });
 }
 
-function dataOf(text: string): any[] {
-  return text
-    .split('\n\n')
-    .map((block) =>
-      block
-        .split('\n')
-        .find((line) => line.startsWith('data: '))
-        ?.slice('data: '.length),
-    )
-    .filter((data): data is string => data !== undefined)
-    .map((data) => JSON.parse(data));
-}
-
-describe('DynamoDB stream and client-reply stores on DynamoDB Local', () => {
-  const skipReason = javaAvailable() ? undefined : 'java is not installed (DynamoDB Local needs Java 17)';
+describe('DynamoDB stream and client-reply stores on DynamoDB Local', { timeout: 300_000 }, () => {
+  const skipReason = needsJava() || undefined;
   let db: DynamoDbLocal | undefined;
   let client: DynamoDBClient;
   let streams: DynamoDbStreamStore;
@@ -298,7 +277,7 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', () => {
       text += decoder.decode(chunk.value, { stream: true });
     }
     await reader.cancel();
-    const request = dataOf(text).find((m) => m.method === 'sampling/createMessage');
+    const request = sseJson<any>(text).find((m) => m.method === 'sampling/createMessage');
     const lastId = /id: (\d+)\n(?:event: message\n)?data: .*sampling/.exec(text)?.[1];
     assert.ok(lastId);
     const answered = await b.handle(
@@ -331,7 +310,7 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', () => {
     // Assess
     assert.equal(answered.status, 202);
     assert.equal(replay.status, 200);
-    const replayed = dataOf(await replay.text());
+    const replayed = sseJson<any>(await replay.text());
     assert.equal(replayed.length, 1);
     assert.equal(replayed[0].id, 1);
     assert.deepEqual(replayed[0].result.content, [{ type: 'text', text: 'sampled {"text":"hi"}' }]);

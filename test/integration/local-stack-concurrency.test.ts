@@ -1,50 +1,68 @@
 /**
- * The local function runs as a pool of execution environments, so concurrent requests run concurrently, as
- * they would on Lambda (one environment per in-flight invocation).
+ * The local function scales like Lambda: each concurrent request gets its own execution environment — a warm
+ * one when one is idle, else a new one cold-started for it — up to the function's concurrency. A request
+ * beyond it is throttled at once with API Gateway's answer for a throttled function (500), not queued.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type LocalStack, startStack } from '../../local/stack.js';
 import { SCENARIO_HANDLER, capture } from '../helpers/lambda-handlers/http-capture.js';
 
-describe('a local function with four execution environments', { timeout: 120_000 }, () => {
-  let stack: LocalStack;
+describe(
+  'a local function with two warm environments and a concurrency of four',
+  { timeout: 120_000 },
+  () => {
+    let stack: LocalStack;
 
-  before(async () => {
-    stack = await startStack({
-      handlerEntry: SCENARIO_HANDLER,
-      bundleDir: '.local/test-bundles/local-stack-concurrency',
-      poolSize: 4,
-      timeoutSeconds: 30,
-      onFunctionLog: () => undefined,
+    before(async () => {
+      stack = await startStack({
+        handlerEntry: SCENARIO_HANDLER,
+        bundleDir: '.local/test-bundles/local-stack-concurrency',
+        poolSize: 2,
+        concurrency: 4,
+        timeoutSeconds: 30,
+        onFunctionLog: () => undefined,
+      });
     });
-  });
-  after(async () => {
-    await stack?.close();
-  });
+    after(async () => {
+      await stack?.close();
+    });
 
-  it('finishes four 1 s invocations sent together in about one duration, not four', async () => {
-    const startedAt = performance.now();
+    it('runs four concurrent requests concurrently, cold-starting an environment for each beyond the warm ones', async () => {
+      const spawnsBefore = stack.pool.spawnCount;
+      const startedAt = performance.now();
 
-    const responses = await Promise.all(
-      Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=1000`)),
-    );
+      const responses = await Promise.all(
+        Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=1000`)),
+      );
 
-    const elapsed = performance.now() - startedAt;
-    for (const response of responses) assert.equal(response.status, 200);
-    assert.ok(elapsed >= 1000, `took ${elapsed} ms`);
-    assert.ok(elapsed < 2000, `four concurrent invocations took ${elapsed} ms, as if serialised`);
-  });
+      const elapsed = performance.now() - startedAt;
+      for (const response of responses) assert.equal(response.status, 200);
+      assert.equal(stack.pool.environmentCount, 4);
+      assert.equal(
+        stack.pool.spawnCount,
+        spawnsBefore + 2,
+        'two cold starts, one per request beyond the warm two',
+      );
+      assert.ok(elapsed < 4000, `four concurrent invocations took ${elapsed} ms, as if serialised`);
+    });
 
-  it('queues a fifth concurrent invocation until an environment is free', async () => {
-    const startedAt = performance.now();
+    it('throttles a fifth concurrent request with API Gateway’s 500 while the other four run', async () => {
+      const running = Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=1500`));
+      // Let the four reach their environments first.
+      await new Promise((resolve) => setTimeout(resolve, 300));
 
-    const responses = await Promise.all(
-      Array.from({ length: 5 }, () => capture(`${stack.url}?scenario=sleep&ms=600`)),
-    );
+      const throttled = await capture(`${stack.url}?scenario=sleep&ms=10`);
+      const others = await Promise.all(running);
 
-    const last = Math.max(...responses.map((response) => response.endedAt)) - startedAt;
-    for (const response of responses) assert.equal(response.status, 200);
-    assert.ok(last >= 1200, `the fifth finished after ${last} ms, so it did not wait for a free runtime`);
-  });
-});
+      assert.equal(throttled.status, 500);
+      assert.equal(throttled.headers['x-amzn-errortype'], 'InternalServerErrorException');
+      assert.equal(throttled.body, '{"message":"Internal server error"}');
+      assert.ok(
+        throttled.endedAt < Math.min(...others.map((response) => response.endedAt)),
+        'answered without waiting',
+      );
+      for (const response of others) assert.equal(response.status, 200);
+    });
+  },
+);

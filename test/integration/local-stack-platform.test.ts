@@ -11,8 +11,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { type LocalStack, startStack } from '../../local/stack.js';
 import { capture } from '../helpers/lambda-handlers/http-capture.js';
+import { javaSuite } from '../helpers/java.js';
 
-describe('the demo entry on the local stack', { timeout: 180_000 }, () => {
+describe('the demo entry on the local stack', javaSuite(180_000), () => {
   let stack: LocalStack;
 
   before(async () => {

@@ -3,7 +3,6 @@
  * template (issue "CDK infrastructure": local equals deployed), not from a second copy of the schema.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../../lambda/aws/index.js';
@@ -12,18 +11,10 @@ import { localTableName, startLocalTables } from '../../local/stack-tables.js';
 import type { LocalTables } from '../../local/stack-tables.js';
 import { platformFunction, readTemplateTables } from '../../local/template-tables.js';
 import type { TemplateTables } from '../../local/template-tables.js';
+import { needsJava } from '../helpers/java.js';
 
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-describe('local tables and environment from the synthesized template', () => {
-  const skipReason = javaAvailable() ? undefined : 'java is not installed (DynamoDB Local needs Java 17)';
+describe('local tables and environment from the synthesized template', { timeout: 300_000 }, () => {
+  const skipReason = needsJava() || undefined;
   let local: LocalTables | undefined;
   let template: TemplateTables;
 

@@ -23,6 +23,7 @@ import { startJwksServer } from '../helpers/jwks-server.js';
 import type { JwksServer } from '../helpers/jwks-server.js';
 import { captureResponse, findLeaks, tokenNeedles } from '../helpers/leak-scanner.js';
 import type { Haystack, Needle } from '../helpers/leak-scanner.js';
+import { javaSuite } from '../helpers/java.js';
 
 const ISSUER = 'https://issuer.example.test';
 const PATH = '/mcp/apps/bos/platform';
@@ -31,7 +32,7 @@ const MARKER_NAME = 'BOS_SECRET_NO_LEAK_MARKER';
 const MARKER = `marker-${randomBytes(24).toString('hex')}`;
 const keys = await createTokenKeys();
 
-describe('no token or secret in any log line or response', { timeout: 600_000 }, () => {
+describe('no token or secret in any log line or response', javaSuite(600_000), () => {
   let stack: LocalStack;
   let jwks: JwksServer;
   let endpoint = '';

@@ -24,6 +24,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { optInMeta, startBosStack } from '../helpers/bos-stack.js';
 import type { FinalResult, RecordJson, SourceResultParams } from '../helpers/bos-stream.js';
 import { operationResultOf, pairKey } from '../helpers/bos-stream.js';
+import { javaSuite } from '../helpers/java.js';
 
 const PATH = '/mcp/apps/bos/platform';
 
@@ -97,7 +98,7 @@ function inMemoryProvider(options: { loginHint?: string } = {}): {
   return { provider, store };
 }
 
-describe('the official SDK client with a bearer token against the local stack', { timeout: 300_000 }, () => {
+describe('the official SDK client with a bearer token against the local stack', javaSuite(300_000), () => {
   let bos: BosStack;
   let url: URL;
 

@@ -39,7 +39,7 @@ function buildServer(): McpServer {
   return server;
 }
 
-describe('official SDK client against our runtime', () => {
+describe('official SDK client against our runtime', { timeout: 120_000 }, () => {
   let front: NodeServerHandle;
   let url: URL;
 

@@ -1,6 +1,8 @@
 /**
- * Enforces the dependency direction of DESIGN.md §2 by reading every import in lambda/.
- * ESLint has the same rules; this test keeps them true even where lint is not run.
+ * Enforces the dependency rules of DESIGN.md §2 by reading every import in lambda/: the direction between
+ * areas, the packages `lambda/mcp` and `lambda/federation` must not use (no AWS SDK or Lambda libraries, no
+ * `node:http` or other sockets), and no import cycle between modules. ESLint has the area rules; this test keeps
+ * all of them true even where lint is not run.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -18,6 +20,37 @@ const allowed: Record<string, readonly string[]> = {
   'lambda/bos': ['lambda/mcp', 'lambda/federation'],
   'lambda/aws': ['lambda/mcp'],
   'lambda/handlers': ['lambda/mcp', 'lambda/federation', 'lambda/bos', 'lambda/sources', 'lambda/aws'],
+};
+
+/**
+ * Packages the pure areas may not import: AWS (SDK, Lambda types and middleware, CDK) and sockets. Each entry
+ * matches the specifier itself or anything under it (`@aws-sdk/` matches every client).
+ */
+const forbiddenPackages: Record<string, readonly string[]> = {
+  'lambda/mcp': [
+    '@aws-sdk/',
+    '@smithy/',
+    'aws-sdk',
+    'aws-lambda',
+    '@middy/',
+    'aws-cdk-lib',
+    'http',
+    'https',
+    'http2',
+    'net',
+  ],
+  'lambda/federation': [
+    '@aws-sdk/',
+    '@smithy/',
+    'aws-sdk',
+    'aws-lambda',
+    '@middy/',
+    'aws-cdk-lib',
+    'http',
+    'https',
+    'http2',
+    'net',
+  ],
 };
 
 const topLevelFolders = ['lambda', 'local', 'client', 'test', 'bench', 'bin', 'lib', 'tools'];
@@ -66,6 +99,65 @@ export function violations(file: string, source: string): string[] {
   return found;
 }
 
+/** The package specifiers of `source` that its area may not import. */
+export function packageViolations(file: string, source: string): string[] {
+  const area = areaOf(relative(root, file));
+  const forbidden = area === undefined ? undefined : forbiddenPackages[area];
+  if (forbidden === undefined) return [];
+  return importsOf(source)
+    .filter((spec) => !spec.startsWith('.'))
+    .filter((spec) => {
+      const name = spec.replace(/^node:/, '');
+      return forbidden.some((entry) =>
+        entry.endsWith('/') ? name.startsWith(entry) : name === entry || name.startsWith(`${entry}/`),
+      );
+    })
+    .map((spec) => `${relative(root, file)} imports ${spec}`);
+}
+
+/** Every import cycle among `files` (type-only imports included), each as its repository-relative paths. */
+export function importCycles(files: readonly string[], read: (file: string) => string): string[][] {
+  const known = new Set(files);
+  const edges = new Map<string, string[]>();
+  for (const file of files) {
+    const targets = importsOf(read(file))
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => resolve(dirname(file), spec).replace(/\.js$/, '.ts'))
+      .filter((target) => known.has(target));
+    edges.set(file, targets);
+  }
+  // Tarjan's strongly connected components: a component of more than one module is a cycle.
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  const visit = (file: string): void => {
+    index.set(file, index.size);
+    low.set(file, index.get(file) ?? 0);
+    stack.push(file);
+    onStack.add(file);
+    for (const target of edges.get(file) ?? []) {
+      if (!index.has(target)) {
+        visit(target);
+        low.set(file, Math.min(low.get(file) ?? 0, low.get(target) ?? 0));
+      } else if (onStack.has(target)) low.set(file, Math.min(low.get(file) ?? 0, index.get(target) ?? 0));
+    }
+    if (low.get(file) !== index.get(file)) return;
+    const component: string[] = [];
+    let member: string | undefined;
+    do {
+      member = stack.pop();
+      if (member === undefined) break;
+      onStack.delete(member);
+      component.push(relative(root, member));
+    } while (member !== file);
+    if (component.length > 1 || (edges.get(file) ?? []).includes(file)) cycles.push(component.sort());
+  };
+  for (const file of files) if (!index.has(file)) visit(file);
+  return cycles;
+}
+
 describe('dependency boundaries (DESIGN.md §2)', () => {
   it('no module in lambda/ imports a layer it may not depend on', () => {
     const files = listTs(join(root, 'lambda'));
@@ -85,6 +177,59 @@ describe('dependency boundaries (DESIGN.md §2)', () => {
     assert.deepEqual(
       violations(join(root, 'lambda', 'federation', 'engine.ts'), "await import('../aws/env.js')"),
       ['lambda/federation/engine.ts imports ../aws/env.js (lambda/aws)'],
+    );
+  });
+
+  it('lambda/mcp and lambda/federation import no AWS library and no sockets (node:http and the like)', () => {
+    const files = [...listTs(join(root, 'lambda', 'mcp')), ...listTs(join(root, 'lambda', 'federation'))];
+    assert.ok(files.length > 20);
+    const found = files.flatMap((file) => packageViolations(file, readFileSync(file, 'utf8')));
+    assert.deepEqual(found, []);
+  });
+
+  it('flags an AWS SDK or node:http import in the pure areas, and allows it elsewhere', () => {
+    const mcp = join(root, 'lambda', 'mcp', 'server.ts');
+    const source = [
+      "import { DynamoDBClient } from '@aws-sdk/client-dynamodb';",
+      "import { createServer } from 'node:http';",
+      "import type { Context } from 'aws-lambda';",
+      "import { randomBytes } from 'node:crypto';",
+      "import { Ajv } from 'ajv';",
+      "const https = await import('https');",
+    ].join('\n');
+    assert.deepEqual(packageViolations(mcp, source), [
+      'lambda/mcp/server.ts imports @aws-sdk/client-dynamodb',
+      'lambda/mcp/server.ts imports node:http',
+      'lambda/mcp/server.ts imports aws-lambda',
+      'lambda/mcp/server.ts imports https',
+    ]);
+    const federation = join(root, 'lambda', 'federation', 'engine.ts');
+    assert.deepEqual(packageViolations(federation, "import { x } from 'node:http2';"), [
+      'lambda/federation/engine.ts imports node:http2',
+    ]);
+    assert.deepEqual(packageViolations(join(root, 'lambda', 'aws', 'env.ts'), source), []);
+  });
+
+  it('no module in lambda/ is part of an import cycle (type-only imports included)', () => {
+    const files = listTs(join(root, 'lambda')).map((file) => resolve(file));
+    assert.deepEqual(
+      importCycles(files, (file) => readFileSync(file, 'utf8')),
+      [],
+    );
+  });
+
+  it('finds a cycle through a type-only import (the check itself can fail)', () => {
+    const a = join(root, 'lambda', 'mcp', 'a.ts');
+    const b = join(root, 'lambda', 'mcp', 'b.ts');
+    const c = join(root, 'lambda', 'mcp', 'c.ts');
+    const sources: Record<string, string> = {
+      [a]: "import { b } from './b.js';",
+      [b]: "import type { C } from './c.js';",
+      [c]: "export { a } from './a.js';",
+    };
+    assert.deepEqual(
+      importCycles([a, b, c], (file) => sources[file] ?? ''),
+      [['lambda/mcp/a.ts', 'lambda/mcp/b.ts', 'lambda/mcp/c.ts']],
     );
   });
 });

@@ -15,12 +15,15 @@ export class DirectoryDocumentError extends Error {
   }
 }
 
-/** A stored directory item is malformed or the store cannot answer; the call fails closed. */
+/**
+ * A stored directory item is malformed; the call fails closed. (A store that cannot answer is the runtime's
+ * `StoreUnavailableError('directory')`, answered 503.)
+ */
 export class DirectoryDataError extends Error {
   override readonly name = 'DirectoryDataError';
-  readonly code: 'invalid_item' | 'unavailable';
+  readonly code: 'invalid_item';
 
-  constructor(code: 'invalid_item' | 'unavailable', message: string, options?: { cause?: unknown }) {
+  constructor(code: 'invalid_item', message: string, options?: { cause?: unknown }) {
     super(message, options);
     this.code = code;
   }

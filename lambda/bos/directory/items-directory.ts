@@ -1,4 +1,5 @@
 import type { Principal } from '../../mcp/index.js';
+import { StoreUnavailableError } from '../../mcp/index.js';
 import { CONTEXT_HANDLE_PATTERN } from './document.js';
 import { DirectoryDataError } from './errors.js';
 import {
@@ -163,12 +164,15 @@ function position(item: DirectoryItem): number {
   return typeof value === 'number' ? value : Number.MAX_SAFE_INTEGER;
 }
 
-/** Store failures become a `DirectoryDataError('unavailable')`; the tool answers a generic internal error. */
+/**
+ * Store failures become the runtime's `StoreUnavailableError('directory')`: the call gets the one outage
+ * answer (HTTP 503, `Retry-After`) instead of a generic internal error. Malformed items stay data errors.
+ */
 async function guard<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof DirectoryDataError) throw error;
-    throw new DirectoryDataError('unavailable', 'the directory store could not answer', { cause: error });
+    if (error instanceof DirectoryDataError || error instanceof StoreUnavailableError) throw error;
+    throw new StoreUnavailableError('directory', 'the directory store could not answer', { cause: error });
   }
 }

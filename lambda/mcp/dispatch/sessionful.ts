@@ -3,13 +3,7 @@
  * `server/discover` work without a session; everything else needs a live session bound to the caller.
  * Ordinary results and method errors are HTTP 200; notifications and client responses are 202.
  */
-import {
-  JsonRpcCode,
-  McpError,
-  RequestCancelledError,
-  SessionStoreUnavailableError,
-  toWireError,
-} from '../errors.js';
+import { JsonRpcCode, McpError, RequestCancelledError, outageOf, toWireError } from '../errors.js';
 import type { Responder } from '../http/http-responses.js';
 import { classify, errorJson, isObject, notAnObjectMessage, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
@@ -29,6 +23,8 @@ import { callMethod, discoverResult, serverInfo } from './methods.js';
 import { startEarlyPreflight } from './early-preflight.js';
 import type { EarlyPreflight } from './early-preflight.js';
 import { callTool } from './tools-call.js';
+import { BatchBudget, mapBounded, tooManyElements } from './batch-limits.js';
+import type { BatchPart } from './batch-limits.js';
 
 /** The parts of one HTTP request the session-ful dispatcher needs. */
 export interface SessionfulInput {
@@ -71,7 +67,8 @@ export async function resolveSession(input: SessionfulInput, id: JsonRpcId | nul
 
 /** Maps a dispatch failure to a wire error; store outages propagate so the server answers 503. */
 function wireError(rt: Runtime, error: unknown, method: string): McpError {
-  if (error instanceof SessionStoreUnavailableError) throw error;
+  const outage = outageOf(error);
+  if (outage !== undefined) throw outage;
   if (!(error instanceof McpError)) rt.logger.error('method failed', { method, ...describeError(error) });
   return toWireError(error);
 }
@@ -197,31 +194,37 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
       null,
       new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: empty batch'),
     );
-  const parts = await Promise.all(
-    values.map(async (value): Promise<string | undefined> => {
-      const message = classify(value);
-      switch (message.kind) {
-        case 'invalid':
-          return errorJson(message.id, message.error);
-        case 'notification':
-          await notify(rt, session, message.message);
-          return undefined;
-        case 'response':
-          await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
-          return undefined;
-        case 'request': {
-          if (message.message.method === 'initialize') {
-            return errorJson(
-              message.message.id,
-              new McpError(JsonRpcCode.InvalidRequest, 'Invalid Request: initialize must not be batched'),
-            );
-          }
-          const out = await request(input, session, message.message, false);
-          return out instanceof Response ? undefined : out;
+  const { maxBatchElements, batchConcurrency, maxBatchResponseBytes } = rt.options;
+  if (values.length > maxBatchElements) return respond.rpcError(200, null, tooManyElements(maxBatchElements));
+  const budget = new BatchBudget(maxBatchResponseBytes);
+  const parts = await mapBounded(values, batchConcurrency, async (value): Promise<BatchPart | undefined> => {
+    const message = classify(value);
+    switch (message.kind) {
+      case 'invalid':
+        return { id: message.id, text: errorJson(message.id, message.error) };
+      case 'notification':
+        await notify(rt, session, message.message);
+        return undefined;
+      case 'response':
+        await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);
+        return undefined;
+      case 'request': {
+        const { id } = message.message;
+        if (message.message.method === 'initialize') {
+          const error = new McpError(
+            JsonRpcCode.InvalidRequest,
+            'Invalid Request: initialize must not be batched',
+          );
+          return { id, text: errorJson(id, error) };
         }
+        if (!budget.open) return { id, text: undefined };
+        const out = await request(input, session, message.message, false);
+        if (out instanceof Response) return undefined;
+        budget.observe(out);
+        return { id, text: out };
       }
-    }),
-  );
-  const bodies = parts.filter((part): part is string => part !== undefined);
+    }
+  });
+  const bodies = budget.assemble(parts.filter((part): part is BatchPart => part !== undefined));
   return bodies.length === 0 ? respond.accepted() : respond.json(200, `[${bodies.join(',')}]`);
 }

@@ -4,7 +4,14 @@
  * On SSE, status and headers go out first; from then on every failure is reported inside the stream as a
  * JSON-RPC error frame, and the stream always ends.
  */
-import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError, toWireError } from '../errors.js';
+import {
+  InvalidParamsError,
+  JsonRpcCode,
+  McpError,
+  outageOf,
+  RequestCancelledError,
+  toWireError,
+} from '../errors.js';
 import type { Responder } from '../http/http-responses.js';
 import { errorJson, isObject, requestJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
@@ -45,6 +52,16 @@ function answer(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): st
     rt.logger.error('tool result could not be serialised', describeError(error));
     return errorJson(id, toWireError(error));
   }
+}
+
+/**
+ * The answer of a call whose response has not started: a store outage behind the outcome propagates, so
+ * the server gives the one outage answer (503) rather than a 200 carrying -32603.
+ */
+function answerBeforeResponse(rt: Runtime, id: JsonRpcRequest['id'], outcome: ToolOutcome): string {
+  const outage = outcome.ok ? undefined : outageOf(outcome.error);
+  if (outage !== undefined) throw outage;
+  return answer(rt, id, outcome);
 }
 
 /**
@@ -90,7 +107,7 @@ export async function callTool(
     try {
       return {
         kind: 'json',
-        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
+        body: answerBeforeResponse(rt, request.id, await runTool(() => entry.handler(rawArgs, base), guard)),
       };
     } finally {
       untrack();
@@ -103,7 +120,7 @@ export async function callTool(
       const ctx = bufferedStreamingContext(base);
       return {
         kind: 'json',
-        body: answer(rt, request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
+        body: answerBeforeResponse(rt, request.id, await runTool(() => entry.handler(rawArgs, ctx), guard)),
       };
     } finally {
       untrack();
@@ -113,7 +130,7 @@ export async function callTool(
   const refused = await preflight(entry.options, rawArgs, base, guard, started?.outcome);
   if (refused !== undefined) {
     untrack();
-    return { kind: 'json', body: answer(rt, request.id, refused) };
+    return { kind: 'json', body: answerBeforeResponse(rt, request.id, refused) };
   }
   // MCP 2025-11-25 transports: a dropped connection on a resumable stream is not a cancellation. The
   // tool keeps running (timeout and deadline still bound it) and its events keep being persisted for a
@@ -142,12 +159,28 @@ export async function callTool(
   sse.prime(cancelOnDisconnect ? undefined : rt.options.sseRetryMs);
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(rt, base, session, sse, controller.signal, !cancelOnDisconnect);
-  const streamGuard = cancelOnDisconnect ? guard : { ...guard, external: undefined };
+  // A resumable stream outlives a disconnect, but not a client that stopped reading (it holds the invocation).
+  const streamGuard = cancelOnDisconnect
+    ? guard
+    : { ...guard, external: stalledSignal(scope.invocation.signal) };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
     .then((outcome) => sse.finish(answer(rt, request.id, outcome), request.id))
     .finally(untrack);
   rt.track(work);
   return { kind: 'sse', response: respond.sse(sse.body, session.sessionId) };
+}
+
+/** A signal that fires only when `signal` fires because the client stopped reading. */
+function stalledSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
+  if (signal === undefined) return undefined;
+  const controller = new AbortController();
+  const follow = (): void => {
+    const reason: unknown = signal.reason;
+    if (reason instanceof RequestCancelledError && reason.code === 'client_stalled') controller.abort(reason);
+  };
+  if (signal.aborted) follow();
+  else signal.addEventListener('abort', follow, { once: true });
+  return controller.signal;
 }
 
 /** A streaming context whose stream powers are no-ops (shouldStream said no, or inside a batch). */

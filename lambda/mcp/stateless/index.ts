@@ -4,7 +4,7 @@
  * against `_meta`; this validates the rest in a fixed order and dispatches the stateless subset. No
  * session is read or written here: `Mcp-Session-Id` is ignored.
  */
-import { JsonRpcCode, McpError, SessionStoreUnavailableError, toWireError } from '../errors.js';
+import { JsonRpcCode, McpError, outageOf, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
 import type { Responder } from '../http/http-responses.js';
 import { classify, errorJson, resultJson } from '../json/json-rpc.js';
@@ -56,7 +56,8 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
     const result = await callStatelessMethod(rt, input.scope, request, declared, routing.name);
     return respond.json(200, resultJson(request.id, result));
   } catch (error) {
-    if (error instanceof SessionStoreUnavailableError) throw error;
+    const outage = outageOf(error);
+    if (outage !== undefined) throw outage;
     if (!(error instanceof McpError)) rt.logger.error('method failed', { method, ...describeError(error) });
     const wire = toWireError(error);
     return respond.json(statusOf(wire), errorJson(request.id, wire));

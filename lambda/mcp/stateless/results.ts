@@ -28,11 +28,11 @@ export interface RawResult {
 }
 
 /** Core input-request methods and the client capability each needs (mcp-2026-notes §1.6). */
-const coreCapabilities: Readonly<Record<string, string>> = {
-  'elicitation/create': 'elicitation',
-  'sampling/createMessage': 'sampling',
-  'roots/list': 'roots',
-};
+const coreCapabilities: ReadonlyMap<string, string> = new Map([
+  ['elicitation/create', 'elicitation'],
+  ['sampling/createMessage', 'sampling'],
+  ['roots/list', 'roots'],
+]);
 
 /**
  * Servers MUST NOT request input the client cannot serve: each input request's capability (or, for an
@@ -50,16 +50,17 @@ export function requiredCapabilities(
   for (const request of Object.values(requests)) {
     const method = isObject(request) && typeof request.method === 'string' ? request.method : undefined;
     if (method === undefined) throw new TypeError('input request without a method');
-    const capability = coreCapabilities[method];
+    const capability = coreCapabilities.get(method);
     if (capability !== undefined) {
-      if (!isObject(declared[capability])) missing[capability] = {};
+      if (!Object.hasOwn(declared, capability) || !isObject(declared[capability])) missing[capability] = {};
       continue;
     }
     const extension = Object.keys(rt.capabilities().extensions ?? {}).find((id) =>
       method.startsWith(`${id}/`),
     );
     if (extension === undefined) throw new TypeError(`input request method ${method} is not servable`);
-    if (!isObject(declaredExtensions[extension])) missingExtensions[extension] = {};
+    if (!Object.hasOwn(declaredExtensions, extension) || !isObject(declaredExtensions[extension]))
+      missingExtensions[extension] = {};
   }
   if (Object.keys(missingExtensions).length > 0) missing.extensions = missingExtensions;
   return Object.keys(missing).length > 0 ? missing : undefined;

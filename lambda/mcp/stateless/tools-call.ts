@@ -5,7 +5,7 @@
  * event or event ids (2026-07-28 has no resumption, mcp-2026-notes §1.4). Closing the SSE stream aborts
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
-import { InvalidParamsError, McpError, RequestCancelledError, toWireError } from '../errors.js';
+import { InvalidParamsError, McpError, outageOf, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
 import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
@@ -69,6 +69,7 @@ async function settle(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
+  beforeResponse = false,
 ): Promise<{ status: number; body: string }> {
   const { rt, request, declared } = call;
   let error: McpError;
@@ -77,6 +78,7 @@ async function settle(
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
       return { status: 200, body: resultJson(request.id, result) };
     } catch (failure) {
+      if (beforeResponse && outageOf(failure) !== undefined) throw failure;
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
       error = toWireError(failure);
     }
@@ -111,7 +113,10 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     shapeResult: passThrough,
   };
   const json = async (outcome: ToolOutcome): Promise<Response> => {
-    const out = await settle(call, round, outcome);
+    // Nothing has been sent yet: a store outage gets the one outage answer (503), not a 200.
+    const outage = outcome.ok ? undefined : outageOf(outcome.error);
+    if (outage !== undefined) throw outage;
+    const out = await settle(call, round, outcome, true);
     return respond.json(out.status, out.body);
   };
 

@@ -67,12 +67,15 @@ export function checkEnvelope(
   return { meta, clientCapabilities: capabilities, logLevel: level as LoggingLevel | undefined };
 }
 
-/** The body field `Mcp-Name` mirrors, per method. */
-const routedField: Readonly<Record<string, string>> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
+/**
+ * The body field `Mcp-Name` mirrors, per method. A `Map`, because the method comes from the request: on a
+ * plain object `constructor` or `toString` would find an `Object.prototype` member.
+ */
+const routedField: ReadonlyMap<string, string> = new Map([
+  ['tools/call', 'name'],
+  ['prompts/get', 'name'],
+  ['resources/read', 'uri'],
+]);
 
 /**
  * For name-routed methods: the body name must be a string (-32602: an invalid body, not a routing
@@ -83,7 +86,7 @@ export function checkRouting(
   method: string,
   params: JsonObject | undefined,
 ): { name: string | undefined } | McpError {
-  const field = routedField[method];
+  const field = routedField.get(method);
   if (field === undefined) return { name: undefined };
   const name = params?.[field];
   if (typeof name !== 'string' || name === '') {

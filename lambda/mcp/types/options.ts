@@ -75,6 +75,15 @@ export interface McpServerOptions {
   toolTimeoutMs?: number;
   /** Largest accepted request body. @default 4 MiB */
   maxBodyBytes?: number;
+  /** Most elements a 2025-03-26 batch may hold; a larger batch is refused whole with -32600. @default 50 */
+  maxBatchElements?: number;
+  /** Most elements of one batch that run at once. @default 4 */
+  batchConcurrency?: number;
+  /**
+   * Largest joined batch answer in bytes; answers past it become a -32603 "Response too large" each, and
+   * requests not yet started when it is reached are not run. @default 4 MiB
+   */
+  maxBatchResponseBytes?: number;
   /** 2026-07-28: add `_meta["io.modelcontextprotocol/serverInfo"]` to results. @default true */
   includeServerInfoMetadata?: boolean;
   cacheableResults?: CacheableResultsOptions;

@@ -1,14 +1,8 @@
 /**
- * One provider HTTP exchange on `node:http`/`node:https`, with a bounded body.
- *
- * Why not the global `fetch`: on the Lambda path its first call loads Node's undici (~45 ms of CPU on a
- * cold start, docs/aws.md "No undici on the Lambda path", guarded by `test/integration/lambda-no-undici`).
- * These modules are already loaded by the AWS SDK, take the same `AbortSignal`, and never follow a
- * redirect by themselves, which is what a provider read wants (`redirect: 'manual'` in fetch terms).
+ * One provider HTTP exchange on the platform `fetch`, with a bounded body: `redirect: 'manual'` (a
+ * redirect is never followed, to any origin), the read's `AbortSignal` (an abort tears the request down,
+ * so the provider sees the connection close), and the body read chunk by chunk up to a byte cap.
  */
-import { Agent as HttpAgent, request as httpRequest } from 'node:http';
-import type { IncomingHttpHeaders, IncomingMessage } from 'node:http';
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import { ProviderError } from './errors.js';
 
 /** Largest provider response body accepted by default (bytes). */
@@ -25,14 +19,14 @@ export interface HttpExchange {
   readonly maxBodyBytes?: number;
 }
 
-/** A complete response. */
+/** A complete response; header names are lower-case. */
 export interface HttpResult {
   readonly status: number;
-  readonly headers: IncomingHttpHeaders;
+  readonly headers: Readonly<Record<string, string>>;
   readonly body: Buffer;
 }
 
-/** A failure below HTTP (refused, reset, DNS); `code` is node's errno code, never a message. */
+/** A failure below HTTP (refused, reset, DNS); `code` is the system error code, never a message. */
 export class TransportError extends Error {
   override readonly name = 'TransportError';
   readonly code: string;
@@ -43,61 +37,67 @@ export class TransportError extends Error {
   }
 }
 
-// Keep-alive: consecutive pages of one read reuse a connection. A socket that went stale while the
-// execution environment was frozen fails with ECONNRESET, which the kernel's one retry absorbs.
-const agents = {
-  'http:': new HttpAgent({ keepAlive: true }),
-  'https:': new HttpsAgent({ keepAlive: true }),
-};
+/** The system error code behind a failed fetch (undici puts it on `cause`, sometimes one level deeper). */
+function codeOf(error: unknown): string {
+  let current: unknown = error;
+  for (let depth = 0; depth < 3 && current !== undefined && current !== null; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return 'EUNKNOWN';
+}
 
 /**
  * Sends `exchange` and reads the whole body, at most `maxBodyBytes` (beyond it: `source_unavailable`,
- * `body_too_large`). An abort rejects with the signal's reason and tears the request down, so the
- * provider sees the connection close.
+ * `body_too_large`). An abort rejects with the signal's reason.
  */
-export function sendHttp(exchange: HttpExchange): Promise<HttpResult> {
-  const { url, signal } = exchange;
+export async function sendHttp(exchange: HttpExchange): Promise<HttpResult> {
+  const { signal } = exchange;
   const limit = exchange.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  const agent = url.protocol === 'https:' ? agents['https:'] : agents['http:'];
-  return new Promise<HttpResult>((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason as Error);
-      return;
-    }
-    const fail = (error: unknown) => {
-      if (signal.aborted) reject(signal.reason as Error);
-      else if (error instanceof ProviderError) reject(error);
-      else reject(new TransportError((error as NodeJS.ErrnoException | undefined)?.code ?? 'EUNKNOWN'));
-    };
-    const request = send(
-      url,
-      { method: exchange.method ?? 'GET', headers: exchange.headers, signal, agent },
-      (response) => {
-        void readBounded(response, limit).then(
-          (body) => resolve({ status: response.statusCode ?? 0, headers: response.headers, body }),
-          (error: unknown) => {
-            request.destroy();
-            fail(error);
-          },
-        );
-      },
-    );
-    request.on('error', fail);
-    request.end(exchange.body);
-  });
+  let response: Response;
+  try {
+    response = await fetch(exchange.url, {
+      method: exchange.method ?? 'GET',
+      headers: { ...exchange.headers },
+      ...(exchange.body === undefined ? {} : { body: exchange.body }),
+      redirect: 'manual',
+      signal,
+    });
+  } catch (error) {
+    if (signal.aborted) throw signal.reason as Error;
+    throw new TransportError(codeOf(error));
+  }
+  const headers: Record<string, string> = {};
+  response.headers.forEach((value, name) => (headers[name] = value));
+  try {
+    return { status: response.status, headers, body: await readBounded(response, limit) };
+  } catch (error) {
+    if (signal.aborted) throw signal.reason as Error;
+    if (error instanceof ProviderError) throw error;
+    throw new TransportError(codeOf(error));
+  }
 }
 
-async function readBounded(response: IncomingMessage, limit: number): Promise<Buffer> {
-  const declared = Number(response.headers['content-length']);
-  if (Number.isFinite(declared) && declared > limit)
+async function readBounded(response: Response, limit: number): Promise<Buffer> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => undefined);
     throw new ProviderError('source_unavailable', 'body_too_large');
-  const chunks: Buffer[] = [];
+  }
+  if (response.body === null) return Buffer.alloc(0);
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
   let size = 0;
-  for await (const chunk of response as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > limit) throw new ProviderError('source_unavailable', 'body_too_large');
-    chunks.push(chunk);
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => undefined);
+      throw new ProviderError('source_unavailable', 'body_too_large');
+    }
+    chunks.push(value);
   }
   return Buffer.concat(chunks, size);
 }

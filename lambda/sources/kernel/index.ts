@@ -3,7 +3,7 @@
  *
  * - {@link ReadBudget}: the engine's `ReadOptions` as a per-request signal that also fires at the deadline,
  *   waits that wake on abort, and `fits(ms)` for rate-limit and retry decisions.
- * - {@link ProviderHttp}: one provider request (`getJson`/`send`) on `node:http(s)`: `https` only (loopback
+ * - {@link ProviderHttp}: one provider request (`getJson`/`send`) on the platform `fetch`: `https` only (loopback
  *   `http` when `allowLoopbackHttp`), no redirects, bounded body, `429` waits that fit the budget
  *   (`Retry-After`, `X-Rate-Limit-Reset`), one jittered retry for 5xx/reset, statuses mapped to the five codes.
  * - {@link providerPages}: the page loop (fetch, map/validate items, yield per provider page, prefetch the

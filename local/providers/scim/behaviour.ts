@@ -29,4 +29,6 @@ export interface ScimRequestRecord {
   abortedByClient: boolean;
   /** Set once the answer was fully written. */
   answered: boolean;
+  /** When it was (epoch ms). */
+  answeredAt?: number;
 }

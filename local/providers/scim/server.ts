@@ -161,7 +161,10 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
     );
     const record: ScimRequestRecord = { query, abortedByClient: false, answered: false };
     requests.push(record);
-    res.on('finish', () => (record.answered = true));
+    res.on('finish', () => {
+      record.answered = true;
+      record.answeredAt = Date.now();
+    });
     res.on('close', () => (record.abortedByClient = !res.writableFinished));
     void (async () => {
       const page = ++pages;

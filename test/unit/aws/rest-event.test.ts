@@ -68,7 +68,28 @@ describe('REST v1 proxy event to Request', () => {
     assert.equal(await request.text(), '{"jsonrpc":"2.0"}');
   });
 
-  for (const bad of ['AAE', 'AA=E', 'AAF=', 'A*==', 'AAEC\n', 'AAEC===']) {
+  it('decodes a multi-megabyte base64 body in linear time without exhausting the stack', () => {
+    // Prepare: 4 MiB of binary, the size API Gateway base64-encodes for an octet-stream upload.
+    const bytes = new Uint8Array(4 * 1024 * 1024).map((_, index) => index % 251);
+    const text = Buffer.from(bytes).toString('base64');
+    // Act
+    const decoded = decodeBase64Strict(text);
+    // Assess
+    assert.equal(decoded.byteLength, bytes.byteLength);
+    assert.equal(decoded[4_000_000], bytes[4_000_000]);
+  });
+
+  it('rejects a multi-megabyte base64 body with one bad character near its end', () => {
+    const text = `${Buffer.alloc(3 * 1024 * 1024, 7)
+      .toString('base64')
+      .slice(0, -4)}AA*A`;
+    assert.throws(
+      () => decodeBase64Strict(text),
+      (error) => error instanceof RestEventError && error.code === 'invalid_base64',
+    );
+  });
+
+  for (const bad of ['AAE', 'AA=E', 'AAF=', 'A*==', 'AAEC\n', 'AAEC===', 'AB-_', ' AAEC', '====', 'A===']) {
     it(`rejects the invalid base64 body ${JSON.stringify(bad)} with a typed error`, () => {
       // Act + Assess
       assert.throws(

@@ -5,13 +5,13 @@
  * the background, off the call's path.
  */
 import assert from 'node:assert/strict';
+import { StoreUnavailableError } from '../../../lambda/mcp/index.js';
 import { describe, it } from 'node:test';
 import {
   createItemsDirectory,
   createMemoryDirectoryItems,
   DEMO_DIRECTORY_DOCUMENT,
   DEMO_PEOPLE_CONTEXT_HANDLE,
-  DirectoryDataError,
   documentToItems,
 } from '../../../lambda/bos/index.js';
 import type { DirectoryItem, DirectoryItemsReader } from '../../../lambda/bos/index.js';
@@ -101,7 +101,7 @@ describe('items-backed directory reads on find', () => {
     const directory = createItemsDirectory({ reader });
     await assert.rejects(
       drive(directory.find(principal('dev-user'), DEMO_PEOPLE_CONTEXT_HANDLE), release),
-      (error: unknown) => error instanceof DirectoryDataError && error.code === 'unavailable',
+      (error: unknown) => error instanceof StoreUnavailableError && error.store === 'directory',
     );
   });
 

@@ -118,8 +118,8 @@ describe('items-backed directory', () => {
       },
     });
     await assert.rejects(down.find(principal('dev-user'), DEMO_PEOPLE_CONTEXT_HANDLE), {
-      name: 'DirectoryDataError',
-      code: 'unavailable',
+      name: 'StoreUnavailableError',
+      store: 'directory',
     });
   });
 

@@ -4,6 +4,8 @@
  */
 import assert from 'node:assert/strict';
 
+import { parseSseBody } from '../../helpers/sse.js';
+
 export type Frame =
   | { kind: 'comment'; text: string }
   | { kind: 'priming'; id: string }
@@ -11,34 +13,16 @@ export type Frame =
 
 export function parseSse(body: string): Frame[] {
   assert.ok(body.endsWith('\n\n'), 'the stream ends on a frame boundary');
-  const frames: Frame[] = [];
-  for (const block of body.slice(0, -2).split('\n\n')) {
-    const lines = block.split('\n');
-    if (lines.every((line) => line.startsWith(':'))) {
-      for (const line of lines) frames.push({ kind: 'comment', text: line.slice(1).trim() });
-      continue;
-    }
-    let id: string | undefined;
-    let event: string | undefined;
-    const data: string[] = [];
-    for (const line of lines) {
-      const match = /^(id|event|data): ?(.*)$/.exec(line);
-      assert.ok(match, `frame line has the SSE field grammar: ${JSON.stringify(line)}`);
-      const [, field, value = ''] = match;
-      if (field === 'id') id = value;
-      else if (field === 'event') event = value;
-      else data.push(value);
-    }
-    if (event === undefined && id !== undefined && data.length === 1 && data[0] === '') {
-      // The runtime's replay priming event: an id and an empty data field, no JSON payload.
-      frames.push({ kind: 'priming', id });
-      continue;
-    }
-    assert.equal(event, 'message', 'every payload frame is event: message');
-    assert.ok(data.length >= 1, 'a message frame has data');
-    frames.push({ kind: 'message', ...(id !== undefined && { id }), data: data.join('\n') });
-  }
-  return frames;
+  const { items, problems } = parseSseBody(body);
+  assert.deepEqual(problems, [], 'every frame line has the SSE field grammar');
+  return items.map((item): Frame => {
+    if (item.kind === 'comment') return { kind: 'comment', text: item.text };
+    // The runtime's replay priming event: an id and an empty data field, no JSON payload.
+    if (item.event === undefined && item.id !== undefined && item.data === '')
+      return { kind: 'priming', id: item.id };
+    assert.equal(item.event, 'message', 'every payload frame is event: message');
+    return { kind: 'message', ...(item.id !== undefined && { id: item.id }), data: item.data };
+  });
 }
 
 /** A JSON-RPC message as tests read it. */

@@ -129,7 +129,7 @@ describe('sources from the embedded directory document', () => {
   it('refuses at cold start a definition of an unknown kind or with bad options, listing each by source', () => {
     const definitions: SourceDefinition[] = [
       { source_id: 'acme-hr', adapter: 'fixture', options: { source_type: 'hr', record_count: 1 } },
-      { source_id: 'acme-scim', adapter: 'scim', options: {} },
+      { source_id: 'acme-soap', adapter: 'soap', options: {} },
       { source_id: 'acme-bad', adapter: 'fixture', options: { source_type: 'hr', record_count: 'many' } },
     ];
     assert.throws(
@@ -137,7 +137,7 @@ describe('sources from the embedded directory document', () => {
       (error: unknown) =>
         error instanceof ConfigError &&
         error.problems.length === 2 &&
-        error.problems[0] === 'source acme-scim: adapter "scim" is not known (known: fixture)' &&
+        error.problems[0] === 'source acme-soap: adapter "soap" is not known (known: fixture, scim, ldap)' &&
         error.problems[1] === 'source acme-bad: options.record_count must be an integer from 0 to 100000',
     );
   });
@@ -174,7 +174,7 @@ describe('sources from a directory table', () => {
       items: itemsOf([
         distinct,
         { source_id: 'globex-crm', adapter: 'fixture', options: { source_type: 'crm', record_count: -3 } },
-        { source_id: 'globex-ldap', adapter: 'ldap', options: {} },
+        { source_id: 'globex-soap', adapter: 'soap', options: {} },
       ]),
     });
     // Act
@@ -183,14 +183,14 @@ describe('sources from a directory table', () => {
     assert.deepEqual(await terminals(composed.sources.values()), {
       'globex-payroll': 'complete',
       'globex-crm': 'source_unavailable',
-      'globex-ldap': 'source_unavailable',
+      'globex-soap': 'source_unavailable',
     });
     const invalid = logger.lines.filter((l) => l.message === 'bos.sources.invalid_definition');
     assert.deepEqual(
       invalid.map((l) => [l.level, l.fields['source_id'], l.fields['problems']]),
       [
         ['error', 'globex-crm', ['options.record_count must be an integer from 0 to 100000']],
-        ['error', 'globex-ldap', ['adapter "ldap" is not known (known: fixture)']],
+        ['error', 'globex-soap', ['adapter "soap" is not known (known: fixture, scim, ldap)']],
       ],
     );
   });

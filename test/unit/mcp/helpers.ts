@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { McpServer, silentLogger } from '../../../lambda/mcp/index.js';
 import type { McpInvocationContext, McpServerOptions } from '../../../lambda/mcp/index.js';
+import { parseSseBody } from '../../helpers/sse.js';
 
 export const postHeaders = {
   'content-type': 'application/json',
@@ -61,27 +62,22 @@ export interface SseBlock {
   id?: string;
   event?: string;
   data?: string;
+  retry?: string;
   comment?: string;
 }
 
-/** Splits an SSE body into blocks (a strict parser of what the runtime writes). */
+/** Splits an SSE body into blocks: each event, and each comment line as a block of its own. */
 export function parseSse(text: string): SseBlock[] {
-  const blocks: SseBlock[] = [];
-  for (const raw of text.split('\n\n')) {
-    if (raw === '') continue;
-    const block: SseBlock = {};
-    for (const line of raw.split('\n')) {
-      if (line.startsWith(':')) block.comment = line.slice(1).trim();
-      else {
-        const colon = line.indexOf(':');
-        const field = line.slice(0, colon) as 'id' | 'event' | 'data';
-        const value = line.slice(colon + 1).replace(/^ /, '');
-        block[field] = field === 'data' && block.data !== undefined ? `${block.data}\n${value}` : value;
-      }
-    }
-    blocks.push(block);
-  }
-  return blocks;
+  return parseSseBody(text).items.map((item): SseBlock => {
+    if (item.kind === 'comment') return { comment: item.text };
+    const { id, event, data, retry } = item;
+    return {
+      ...(id === undefined ? {} : { id }),
+      ...(event === undefined ? {} : { event }),
+      ...(retry === undefined ? {} : { retry: String(retry) }),
+      data,
+    };
+  });
 }
 
 /** A clock tests move by hand. */

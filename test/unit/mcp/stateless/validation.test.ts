@@ -191,6 +191,17 @@ describe('stateless validation order', () => {
     assert.deepEqual([task.status, task.code], [404, -32601]);
   });
 
+  it('answers methods named like Object.prototype members with 404 / -32601, never runtime text', async () => {
+    const server = echoServer();
+    for (const method of ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf']) {
+      assert.deepEqual(await answer(server, modernPost(1, method)), {
+        status: 404,
+        code: -32601,
+        message: `Method not found: ${method}`,
+      });
+    }
+  });
+
   it('accepts notifications with 202, refuses posted responses with 400 and GET/DELETE with 405', async () => {
     const server = echoServer();
     const note = await server.handle(modernPost(undefined, 'notifications/initialized'));

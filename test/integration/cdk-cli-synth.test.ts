@@ -1,6 +1,6 @@
 /**
- * `cdk synth` through the real CDK CLI succeeds offline with no AWS credentials (issue "CDK infrastructure":
- * "CDK_DISABLE_CLI_TELEMETRY=true npx cdk synth succeeds offline with no AWS credentials, in CI").
+ * `cdk synth` through the real CDK CLI succeeds offline with no AWS credentials and telemetry off, as CI and
+ * `npm run synth` run it.
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
