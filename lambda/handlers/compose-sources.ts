@@ -23,13 +23,19 @@ import type { Logger } from '../mcp/index.js';
 import {
   buildSource,
   createFixtureSource,
+  createEntraSourceFactory,
   createFixtureSourceFactory,
+  createHttpJsonSourceFactory,
   createLdapSourceFactory,
+  createOktaSourceFactory,
   createScimSourceFactory,
   createSourceCatalog,
+  ENTRA_ADAPTER,
   FIXTURE_ADAPTER,
+  HTTP_JSON_ADAPTER,
   fixturePreset,
   LDAP_ADAPTER,
+  OKTA_ADAPTER,
   scaleLatency,
   SCIM_ADAPTER,
   SourceConfigError,
@@ -93,6 +99,9 @@ export function composeSources(
     [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
     [SCIM_ADAPTER]: createScimSourceFactory(providerSettings(config, logger)),
     [LDAP_ADAPTER]: createLdapSourceFactory(providerSettings(config, logger)),
+    [ENTRA_ADAPTER]: createEntraSourceFactory(providerSettings(config, logger)),
+    [OKTA_ADAPTER]: createOktaSourceFactory(providerSettings(config, logger)),
+    [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(providerSettings(config, logger)),
   };
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));

@@ -45,3 +45,8 @@ export type {
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
 export { createLdapSourceFactory, LDAP_ADAPTER } from './ldap/index.js';
 export { createScimSourceFactory, SCIM_ADAPTER } from './scim/index.js';
+export { createEntraSourceFactory, ENTRA_ADAPTER } from './entra/index.js';
+export { createOktaSourceFactory, OKTA_ADAPTER } from './okta/index.js';
+export { createHttpJsonSourceFactory, HTTP_JSON_ADAPTER } from './http-json/index.js';
+export { ClientCredentialsBroker } from './oauth/index.js';
+export type { BrokerToken, ClientCredentialsOptions } from './oauth/index.js';

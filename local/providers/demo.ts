@@ -1,14 +1,25 @@
 /**
- * The local providers `npm start` runs beside the fixtures: the SCIM server always, slapd when it is
- * installed (otherwise the LDAP source is left out, and a log line says so). Returns where they listen,
+ * The local providers `npm start` runs beside the fixtures: the SCIM server, the local authorization
+ * server (`oidc-provider`) with the Graph replay behind it, and slapd when it is installed (otherwise the LDAP source is left out, and a log line says so). Returns where they listen,
  * the function environment carrying their credentials (`BOS_SECRET_<NAME>`, never written to disk) and
  * how to stop them.
  */
-import { DEMO_LDAP_CREDENTIAL_REF, DEMO_SCIM_CREDENTIAL_REF } from '../../lambda/bos/index.js';
+import { randomBytes } from 'node:crypto';
+import {
+  DEMO_ENTRA_CREDENTIAL_REF,
+  DEMO_LDAP_CREDENTIAL_REF,
+  DEMO_SCIM_CREDENTIAL_REF,
+} from '../../lambda/bos/index.js';
 import type { DemoProviders } from '../../lambda/bos/index.js';
 import { log } from '../log.js';
 import { slapdPath, startSlapd } from './ldap/index.js';
+import { startGraphReplay } from './graph/server.js';
+import { startAuthorizationServer } from './oauth/authorization-server.js';
 import { startScimServer } from './scim/index.js';
+
+/** The demo Entra tenant and app registration (made-up ids; the Graph replay serves this tenant). */
+const DEMO_TENANT_ID = '6f1c2a9e-7d1b-4c3e-9a55-0de0acme0001';
+const DEMO_ENTRA_CLIENT_ID = 'acme-people-reader';
 
 /** The running demo providers. */
 export interface RunningDemoProviders {
@@ -37,7 +48,13 @@ export async function startDemoProviders(): Promise<RunningDemoProviders> {
       });
     }
   }
+  const entra = await startEntraDemo();
+  closers.push(entra.close);
+  environment[`BOS_SECRET_${DEMO_ENTRA_CREDENTIAL_REF}`] = entra.secret;
+  providers = { ...providers, entra: entra.provider };
   log('info', 'local providers started', {
+    entra: entra.provider.graphUrl,
+    authorization_server: entra.provider.tokenUrl,
     scim: scim.baseUrl,
     ...(providers.ldap === undefined ? {} : { ldap: providers.ldap.url }),
   });
@@ -48,4 +65,49 @@ export async function startDemoProviders(): Promise<RunningDemoProviders> {
       for (const close of closers.reverse()) await close();
     },
   };
+}
+
+/**
+ * `oidc-provider` with one client-credentials app (a random secret per start), and the Graph replay that
+ * accepts its tokens. Half of the replayed tenant's people are `acme-hr` people (same email).
+ */
+async function startEntraDemo() {
+  const secret = randomBytes(24).toString('base64url');
+  const as = await startAuthorizationServer({
+    clients: [
+      {
+        clientId: DEMO_ENTRA_CLIENT_ID,
+        authMethod: 'client_secret_post',
+        secret,
+        scope: 'User.Read.All',
+        tenantId: DEMO_TENANT_ID,
+      },
+    ],
+  });
+  try {
+    const graph = await startGraphReplay({
+      issuer: as.issuer,
+      jwksUrl: as.jwksUrl,
+      tenantId: DEMO_TENANT_ID,
+      people: { name: 'acme-entra', size: 300, overlap: 150, overlapOffset: 40 },
+    });
+    as.addResource({ resource: graph.resource, scope: 'User.Read.All' });
+    return {
+      secret,
+      provider: {
+        tenantId: DEMO_TENANT_ID,
+        clientId: DEMO_ENTRA_CLIENT_ID,
+        graphUrl: graph.graphUrl,
+        tokenUrl: as.tokenUrl,
+        resource: graph.resource,
+      },
+      close: async () => {
+        await graph.close();
+        await as.close();
+      },
+    };
+  } catch (error) {
+    await as.close();
+    throw error;
+  }
 }

@@ -1,6 +1,7 @@
 /**
- * The demo directory with real record sources beside the fixtures: `acme-scim` (the HR system, SCIM 2.0)
- * and `acme-ldap` (the corporate directory, LDAP). Their addresses are only known once the local providers
+ * The demo directory with real record sources beside the fixtures: `acme-scim` (the HR system, SCIM 2.0),
+ * `acme-ldap` (the corporate directory, LDAP) and `acme-entra` (Entra ID through a Graph replay, with
+ * client-credentials tokens from a real authorization server). Their addresses are only known once the local providers
  * run (free loopback ports), so the local stack builds this document when it starts them and seeds it in
  * place of the plain demo document. Both serve people who are also `acme-hr` people (same email), so
  * the identity merge joins records across fixture, SCIM and LDAP sources.
@@ -13,6 +14,9 @@ export const DEMO_SCIM_CREDENTIAL_REF = 'ACME_SCIM_TOKEN';
 /** The credential `acme-ldap` names (its bind password): `BOS_SECRET_ACME_LDAP_PASSWORD` locally. */
 export const DEMO_LDAP_CREDENTIAL_REF = 'ACME_LDAP_PASSWORD';
 
+/** The credential `acme-entra` names (its client secret): `BOS_SECRET_ACME_ENTRA_CLIENT_SECRET` locally. */
+export const DEMO_ENTRA_CREDENTIAL_REF = 'ACME_ENTRA_CLIENT_SECRET';
+
 /**
  * Real providers take longer than the fixtures' 1,500 ms context timeout on a busy machine (a SCIM list
  * is three provider pages): each real source has its own timeout.
@@ -23,6 +27,14 @@ export const DEMO_PROVIDER_TIMEOUT_MS = 10_000;
 export interface DemoProviders {
   readonly scim?: { readonly baseUrl: string };
   readonly ldap?: { readonly url: string; readonly baseDn: string; readonly bindDn: string };
+  /** The Graph replay and the local authorization server that issues its app-only tokens. */
+  readonly entra?: {
+    readonly tenantId: string;
+    readonly clientId: string;
+    readonly graphUrl: string;
+    readonly tokenUrl: string;
+    readonly resource: string;
+  };
 }
 
 /** The definitions of the running providers' sources. */
@@ -46,6 +58,21 @@ export function demoProviderSources(providers: DemoProviders): SourceDefinition[
         timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
       },
       credential_ref: DEMO_LDAP_CREDENTIAL_REF,
+    });
+  if (providers.entra !== undefined)
+    sources.push({
+      source_id: 'acme-entra',
+      adapter: 'entra',
+      options: {
+        tenant_id: providers.entra.tenantId,
+        client_id: providers.entra.clientId,
+        graph_url: providers.entra.graphUrl,
+        token_url: providers.entra.tokenUrl,
+        scopes: ['User.Read.All'],
+        resource: providers.entra.resource,
+        timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
+      },
+      credential_ref: DEMO_ENTRA_CREDENTIAL_REF,
     });
   return sources;
 }

@@ -137,7 +137,8 @@ describe('sources from the embedded directory document', () => {
       (error: unknown) =>
         error instanceof ConfigError &&
         error.problems.length === 2 &&
-        error.problems[0] === 'source acme-soap: adapter "soap" is not known (known: fixture, scim, ldap)' &&
+        error.problems[0] ===
+          'source acme-soap: adapter "soap" is not known (known: fixture, scim, ldap, entra, okta, http-json)' &&
         error.problems[1] === 'source acme-bad: options.record_count must be an integer from 0 to 100000',
     );
   });
@@ -190,7 +191,11 @@ describe('sources from a directory table', () => {
       invalid.map((l) => [l.level, l.fields['source_id'], l.fields['problems']]),
       [
         ['error', 'globex-crm', ['options.record_count must be an integer from 0 to 100000']],
-        ['error', 'globex-soap', ['adapter "soap" is not known (known: fixture, scim, ldap)']],
+        [
+          'error',
+          'globex-soap',
+          ['adapter "soap" is not known (known: fixture, scim, ldap, entra, okta, http-json)'],
+        ],
       ],
     );
   });
