@@ -100,14 +100,24 @@ describe('a client that stops reading', { timeout: 10_000 }, () => {
   });
 
   it('leaves a client that reads slowly but steadily alone', async () => {
-    // Prepare: 256 KiB read at about 1 MiB/s in 8 KiB steps, with a stall time of 100 ms.
+    // Prepare: 256 KiB read in 8 KiB steps of 40 ms (about 1.3 s in all), with a stall time of 1 s: the whole
+    // read outlasts the stall time, each step stays far inside it even on a loaded machine.
     const text = 'y'.repeat(256 * 1024);
+    const piece = new TextEncoder().encode(text.slice(0, 8 * 1024));
+    let sent = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (sent === text.length) return controller.close();
+        sent += piece.byteLength;
+        controller.enqueue(piece);
+      },
+    });
     let aborted: unknown;
     const result = toStreamingResult(
-      new Response(text, { headers: { 'content-type': 'application/json' } }),
+      new Response(body, { headers: { 'content-type': 'application/json' } }),
       {
         onAbort: (reason) => (aborted = reason),
-        stallMs: 100,
+        stallMs: 1000,
       },
     );
     let bytes = 0;
@@ -118,7 +128,7 @@ describe('a client that stops reading', { timeout: 10_000 }, () => {
         highWaterMark: 8 * 1024,
         write(chunk: Buffer, _encoding, callback) {
           bytes += chunk.byteLength;
-          setTimeout(callback, Math.ceil(chunk.byteLength / 1024));
+          setTimeout(callback, 40);
         },
       }),
     );
