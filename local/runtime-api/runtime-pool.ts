@@ -58,6 +58,7 @@ export class RuntimePool implements SlotHost {
   readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #closed = false;
   #spawnCount = 0;
+  #timeoutKills = 0;
   readonly #exitHook = (): void => {
     for (const slot of this.#slots) slot.killNow();
   };
@@ -103,6 +104,11 @@ export class RuntimePool implements SlotHost {
   /** Number of runtime processes started so far (each one is a cold start). */
   get spawnCount(): number {
     return this.#spawnCount;
+  }
+
+  /** How many runtimes were killed at their invocation's deadline (the function timeout), as Lambda does. */
+  get timeoutKills(): number {
+    return this.#timeoutKills;
   }
 
   /** Execution environments created so far (warm ones plus those started on demand). */
@@ -224,6 +230,7 @@ export class RuntimePool implements SlotHost {
   slotExited(slot: RuntimeSlot, exit: SlotExit): void {
     if (this.#closed) return;
     if (exit.reason === 'stopped') return;
+    if (exit.reason === 'timeout') this.#timeoutKills += 1;
     if (exit.duringInit && exit.reason === 'crashed') {
       // Lambda returns an init failure to the invocation that caused the cold start.
       const message = `${exit.failure.errorType}: ${exit.failure.errorMessage}`;

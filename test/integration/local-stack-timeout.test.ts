@@ -33,6 +33,7 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
 
   it('is killed past its timeout before the prelude, the client gets 502, and the next invocation succeeds', async () => {
     const spawnsBefore = stack.pool.spawnCount;
+    const killsBefore = stack.pool.timeoutKills;
 
     const timedOut = await capture(scenario('sleep', '&ms=10000'));
     const next = await capture(scenario('inspect'));
@@ -41,6 +42,7 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
     assert.deepEqual(JSON.parse(timedOut.body), { message: 'Internal server error' });
     // The killed environment is replaced; the next invocation may also get an environment of its own if it
     // arrives before the kill is observed (as on Lambda, where a timed-out environment is never reused).
+    assert.equal(stack.pool.timeoutKills, killsBefore + 1, 'the runtime was killed at its deadline');
     assert.ok(stack.pool.spawnCount > spawnsBefore, 'a fresh runtime replaced the killed one');
     assert.equal(next.status, 200);
     assert.ok((JSON.parse(next.body) as { remainingMs: number }).remainingMs > 2500);

@@ -109,7 +109,9 @@ export class ProviderHttp {
         }
         throw this.#failed(new ProviderError('rate_limited', 'rate_limit_beyond_budget', status));
       }
-      if (!retried && isRetryableStatus(status) && (await this.#retryWait('server_error', status))) {
+      // A 503 may say when to come back (Graph sends Retry-After with it): the one retry waits that long when it fits.
+      const asked = status === 503 ? rateLimitWaitMs(result.headers) : undefined;
+      if (!retried && isRetryableStatus(status) && (await this.#retryWait('server_error', status, asked))) {
         retried = true;
         continue;
       }
@@ -126,10 +128,18 @@ export class ProviderHttp {
     }
   }
 
-  /** Sleeps a jittered moment before the one retry; false when that would not fit the budget. */
-  async #retryWait(reason: 'server_error' | 'connection_reset', status?: number): Promise<boolean> {
+  /**
+   * Sleeps a jittered moment (or the provider's `Retry-After`, when it asks for longer) before the one retry;
+   * false when that would not fit the budget.
+   */
+  async #retryWait(
+    reason: 'server_error' | 'connection_reset',
+    status?: number,
+    askedMs?: number,
+  ): Promise<boolean> {
     const [low, high] = this.#settings.retryJitterMs ?? [50, 250];
-    const wait = Math.round(low + (this.#settings.random ?? Math.random)() * (high - low));
+    const jittered = Math.round(low + (this.#settings.random ?? Math.random)() * (high - low));
+    const wait = Math.max(jittered, askedMs ?? 0);
     if (!this.#budget.fits(wait, 100)) return false;
     this.#log({
       event: 'provider_retry',

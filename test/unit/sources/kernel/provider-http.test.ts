@@ -113,6 +113,24 @@ describe('the provider request policy', { timeout: 20_000 }, () => {
     assert.equal(down.requests.length, 2, 'exactly one retry');
   });
 
+  it("waits a 503's Retry-After before its one retry when it fits the budget, and not when it does not", async () => {
+    let calls = 0;
+    const busy = await serve((_req, res) =>
+      ++calls === 1
+        ? sendJson(res, 503, { detail: SECRET }, { 'retry-after': '1' })
+        : sendJson(res, 200, { ok: true }),
+    );
+    const { http, logs } = client(5000);
+    const startedAt = Date.now();
+    assert.deepEqual((await http.getJson(new URL(`${busy.origin}/x`), {})).json, { ok: true });
+    assert.ok(Date.now() - startedAt >= 950, 'the retry waited the second the provider asked for');
+    assert.equal(logs.find((entry) => entry.event === 'provider_retry')?.wait_ms, 1000);
+    const later = await serve((_req, res) => sendJson(res, 503, {}, { 'retry-after': '30' }));
+    const error = await failure(client(2000).http.getJson(new URL(`${later.origin}/x`), {}));
+    assert.equal(error.code, 'source_unavailable');
+    assert.equal(later.requests.length, 1, 'a wait beyond the budget is not taken');
+  });
+
   it('retries once after the provider resets the connection', async () => {
     let calls = 0;
     const server = await serve((req, res) => {
