@@ -200,7 +200,7 @@ export class BosMcpStack extends Stack {
   }
 
   /**
-   * Source credentials (issue 7): read-only, and only the secrets the function's resolver reads
+   * Source credentials: read-only, and only the secrets the function's resolver reads
    * (`SecretsManagerCredentialResolver`: `<SOURCE_SECRET_PREFIX><NAME>`). Secrets Manager appends a random
    * six-character suffix to every secret ARN, so the names must end in a wildcard.
    */

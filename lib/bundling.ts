@@ -26,7 +26,7 @@ export const LAMBDA_CHUNK_DIR = 'chunks';
 
 /**
  * Banner for the ESM bundle: bundled CommonJS dependencies call `require` for Node built-ins, which ESM has not
- * got; a `require` made by `createRequire` keeps them working (esbuild issue #1921, the usual CDK recipe).
+ * got; a `require` made by `createRequire` keeps them working (evanw/esbuild#1921, the usual CDK recipe).
  */
 export const ESM_REQUIRE_BANNER =
   "import { createRequire as __bosCreateRequire } from 'node:module'; const require = __bosCreateRequire(import.meta.url);";

@@ -1,5 +1,5 @@
 /**
- * Seeding the tenancy directory (issue 7): validate a `bos-directory/v1` document, turn it into items,
+ * Seeding the tenancy directory: validate a `bos-directory/v1` document, turn it into items,
  * write them to a directory table. The CLI (`seed-directory.ts`) and the local stack use this.
  */
 import { randomBytes } from 'node:crypto';

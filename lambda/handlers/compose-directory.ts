@@ -1,5 +1,5 @@
 /**
- * The tenancy directory, source credentials and the deployed-issuer guard from configuration (issue 7).
+ * The tenancy directory, source credentials and the deployed-issuer guard from configuration.
  * `compose-platform.ts` uses the directory and the guard; `compose-sources.ts` builds the sources from the
  * same directory's source definitions and resolves their credentials through `composeCredentialResolver`
  * (docs/bos.md "Wiring").

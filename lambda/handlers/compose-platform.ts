@@ -41,7 +41,7 @@ export function composePlatform(
       : []),
   ];
   if (config.endpoint === undefined || config.auth === undefined) throw new ConfigError(missing);
-  // A real deployment must never trust the local dev issuer (issue 7); the local stack is exempt.
+  // A real deployment must never trust the local dev issuer; the local stack is exempt.
   assertDeployableAuth(config);
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).

@@ -1,5 +1,5 @@
 /**
- * The platform's source adapters, built from the directory's source definitions (issue 7, docs/bos.md
+ * The platform's source adapters, built from the directory's source definitions (docs/bos.md
  * "Wiring"): the embedded demo document's when no `BOS_DIRECTORY_TABLE` is set, else the table's
  * `SOURCES` / `SOURCE#<id>` items. A definition's `adapter` kind picks a factory of `lambda/sources`; its
  * `credential_ref` becomes a `SourceCredential` that the adapter resolves only inside its read, so a

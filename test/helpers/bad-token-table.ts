@@ -1,5 +1,5 @@
 /**
- * The bad-token table of issue 7, shared by the unit test (`authenticate()`, platform entry) and the local
+ * The bad-token table, shared by the unit test (`authenticate()`, platform entry) and the local
  * stack test: real keys, real signed tokens, and the exact status, challenge and JSON-RPC body each gets.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Must show" through the whole local stack (bundled platform entry under AWS's runtime client,
+ * The bad-token table through the whole local stack (bundled platform entry under AWS's runtime client,
  * REST v1 front, DynamoDB Local): the bad-token table with exact status, challenge and body; the RFC 9728
  * metadata; a session id replayed by another principal gets 404 like an unknown one; and no token appears in
  * any line the function logged. The function trusts an issuer whose JWKS this test serves on 127.0.0.1, so

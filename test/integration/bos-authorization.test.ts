@@ -1,5 +1,5 @@
 /**
- * Authorization on the BOS platform through the whole local stack (issue 4 "Must show"): `outsider` sees no
+ * Authorization on the BOS platform through the whole local stack: `outsider` sees no
  * Acme context and cannot use a dev-user handle, refused exactly as for an unknown handle; the Sales context
  * reads only `acme-crm`, and no record of another source reaches its pages or its final result
  * (contract §2 "This extension grants no additional access").

@@ -1,5 +1,5 @@
 /**
- * Deadlines through the whole local stack (issue 4 "Must show"; contract §5 "Operation deadlines remain in
+ * Deadlines through the whole local stack (contract §5 "Operation deadlines remain in
  * force. A source timeout cancels that source while retaining records successfully delivered"). The function
  * has a 5 s timeout, enforced by our Runtime API as Lambda enforces it (the runtime process is killed), and
  * reads the `hanging` fixture preset: acme-hr and acme-crm deliver pages and then hang, acme-legacy hangs at

@@ -1,5 +1,5 @@
 /**
- * Disconnect through the whole local stack (issue 4 "Must show"; contract §5 "Disconnect cancels
+ * Disconnect through the whole local stack (contract §5 "Disconnect cancels
  * outstanding work"): a client that aborts mid-stream makes every in-flight source adapter see its abort
  * within 100 ms, and no further provider page is requested. The function runs the demo sources five times
  * slower (`BOS_FIXTURE_LATENCY_SCALE=5`) with `BOS_FIXTURE_TRACE=1`, so each adapter logs `read`, `pull`
@@ -14,7 +14,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
 import { javaSuite } from '../helpers/java.js';
 
-/** Issue 4: every in-flight adapter sees the abort within this many ms of the client's. */
+/** every in-flight adapter sees the abort within this many ms of the client's. */
 const ABORT_WITHIN_MS = 100;
 
 interface Trace {

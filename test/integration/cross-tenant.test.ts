@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Must show", cross-tenant: `outsider` cannot list, describe or execute anything of Acme in any
+ * Authorization, cross-tenant: `outsider` cannot list, describe or execute anything of Acme in any
  * mode — {JSON, streaming opt-in} × {2025-11-25 session-ful, 2026-07-28 stateless} — whether it sends a
  * real dev-user handle, a guessed well-formed one or a malformed one; the real and the guessed handle get
  * byte-identical answers (JSON-RPC id aside), and no Acme name, handle or record appears in any answer.

@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Must show": no token or secret value appears in any log line or response. One local stack (the
+ * The check that no token or secret value appears in any log line or response. One local stack (the
  * bundled platform entry under AWS's runtime client, REST v1 front, DynamoDB Local) trusting an issuer
  * whose JWKS this test serves, so every token is real. The sweep covers initialize, both lists, every BOS
  * tool as JSON and as a stream, both protocol shapes, every bad-token row, a token in the query string and

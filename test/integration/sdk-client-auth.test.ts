@@ -1,5 +1,5 @@
 /**
- * Issue 7 "Must show": the official SDK client (`@modelcontextprotocol/sdk` 1.32.2, `Client` +
+ * The check that the official SDK client (`@modelcontextprotocol/sdk` 1.32.2, `Client` +
  * `StreamableHTTPClientTransport`) against the local stack as `npm start` runs it (`startStack` with its
  * dev issuer and dev tokens), the bearer token passed as `requestInit.headers.Authorization`: initialize,
  * tools/list, bos_list_contexts, bos_execute as JSON and opted in to streaming, DELETE. Without a token the

@@ -1,5 +1,5 @@
 /**
- * Source credentials referenced by name (issue 7): a source definition names a credential
+ * Source credentials referenced by name: a source definition names a credential
  * (`credential_ref`), and only the adapter, at read time, turns the name into a value. The value is
  * never stored in the directory, never part of an output, error or log line.
  */

@@ -18,7 +18,7 @@ export const DEMO_SALES_CONTEXT_HANDLE = 'ctx_af28a0acbec9713b15809a50cc6a21b0';
 
 const READ_OPERATIONS = ['search_people', 'get_person', 'list_people'] as const;
 
-/** Issue 4: `acme-legacy` hangs, and a 1,500 ms source timeout ends it with `source_timeout`. */
+/** `acme-legacy` hangs, and a 1,500 ms source timeout ends it with `source_timeout`. */
 export const DEMO_SOURCE_TIMEOUT_MS = 1_500;
 
 const peopleDirectory: ContextDefinition = {

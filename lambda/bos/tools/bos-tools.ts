@@ -30,7 +30,7 @@ const CONTEXT_HANDLE = {
   description: 'A handle from bos_list_contexts.',
 };
 
-/** Every BOS tool states its effect (issue 4); the discovery tools only read the directory. */
+/** Every BOS tool states its effect; the discovery tools only read the directory. */
 const READ_META: JsonObject = { 'bos/effect': 'read' };
 
 const listContextsDef: ToolDef = {

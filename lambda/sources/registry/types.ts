@@ -7,7 +7,7 @@ import type { SourceAdapter } from '../../federation/index.js';
 
 /**
  * A credential as an adapter holds it: the reference, and a way to get the value when the adapter is about
- * to call its provider (issue 7: "resolved only inside the adapter"). The directory's `SourceCredential`
+ * to call its provider ("resolved only inside the adapter"). The directory's `SourceCredential`
  * satisfies it; an adapter calls `value()` inside `read`, never at construction, and never logs, returns or
  * throws the value.
  */

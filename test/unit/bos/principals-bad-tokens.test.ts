@@ -1,5 +1,5 @@
 /**
- * The bad-token table (issue 7 "Must show"): each refusal through `authenticate()` and through the
+ * The bad-token table: each refusal through `authenticate()` and through the
  * platform entry, with exact status, `WWW-Authenticate` and body, against a real JWKS served on
  * 127.0.0.1 and real signed tokens. No token ever appears in a response or a log line.
  */

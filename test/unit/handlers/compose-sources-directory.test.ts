@@ -1,5 +1,5 @@
 /**
- * Sources built from the directory's source definitions (`compose-sources.ts`, issue 7): the embedded demo
+ * Sources built from the directory's source definitions (`compose-sources.ts`): the embedded demo
  * document at cold start, a table's items through the catalog, and the local fixture knobs on top.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * Issue 7: "Source credentials referenced by name ... resolved only inside the adapter, never echoed in
+ * "Source credentials referenced by name ... resolved only inside the adapter, never echoed in
  * outputs, errors or logs." The whole platform in process (real runtime, engine, directory over items,
  * sources from `composeSources`) with `BOS_SECRET_ACME_CRM_TOKEN` set to a marker: reads that resolve it,
  * and reads whose resolution fails, must leave the marker out of every response byte and log line.

@@ -1,5 +1,5 @@
 /**
- * The local dev issuer as an OAuth 2.1 authorization server (issue 7), part 1: RFC 8414 metadata, RFC 7591
+ * The local dev issuer as an OAuth 2.1 authorization server, part 1: RFC 8414 metadata, RFC 7591
  * registration and its refusals, `/authorize` with PKCE S256 and its refusals. Tokens: dev-auth-token.test.ts.
  */
 import assert from 'node:assert/strict';

@@ -1,5 +1,5 @@
 /**
- * The local dev issuer as an OAuth 2.1 authorization server (issue 7), part 2: `/token` with single-use,
+ * The local dev issuer as an OAuth 2.1 authorization server, part 2: `/token` with single-use,
  * short-lived codes bound to client, redirect URI and PKCE verifier, every refusal of RFC 6749 §5.2, and
  * refresh tokens rotated on every use. Access tokens are checked with the verifier the Lambda uses.
  */

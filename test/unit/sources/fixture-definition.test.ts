@@ -209,7 +209,7 @@ describe('the fixture source factory', () => {
   });
 });
 
-describe('a credential resolved inside the read (issue 7)', () => {
+describe('a credential resolved inside the read', () => {
   const needsCredential = { source_type: 'crm', record_count: 2, requires_credential: true };
 
   it('is not resolved when the adapter is built, and resolved once by each read', async () => {
