@@ -1,4 +1,4 @@
-/** The `http-json` adapter kind: a paged REST JSON source declared in the directory (docs/sources-oauth.md). */
+/** The `http-json` adapter kind: a paged REST JSON source declared in the directory (docs/sources.md). */
 export { fill, HTTP_JSON_ADAPTER, httpJsonOptionsFromSpec } from './definition.js';
 export type { HttpJsonAuth, HttpJsonFields, HttpJsonOptions, HttpJsonPagination } from './definition.js';
 export { createHttpJsonSource, createHttpJsonSourceFactory } from './http-json-source.js';
