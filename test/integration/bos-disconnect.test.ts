@@ -14,7 +14,7 @@ import type { BosStack } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
 import { javaSuite } from '../helpers/java.js';
 
-/** every in-flight adapter sees the abort within this many ms of the client's. */
+/** Every in-flight adapter sees the abort within this many ms of the client's. */
 const ABORT_WITHIN_MS = 100;
 
 interface Trace {
