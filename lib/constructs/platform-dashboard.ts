@@ -94,7 +94,12 @@ export class PlatformDashboard extends Construct {
           props.handler.metricErrors({ period: PERIOD, statistic: Stats.SUM, label: 'Errors' }),
           props.handler.metricInvocations({ period: PERIOD, statistic: Stats.SUM, label: 'Invocations' }),
         ]),
-        graph('Cold starts', [searchExpression(m, PLATFORM_METRICS.coldStart, 'Sum')]),
+        graph('Cold starts', [
+          // This function's only: another stage in the account writes the same namespace and service.
+          searchExpression(m, PLATFORM_METRICS.coldStart, 'Sum', {
+            filters: { function_name: props.handler.functionName },
+          }),
+        ]),
       ],
       [
         graph('API requests, 4xx and 5xx', [

@@ -53,15 +53,17 @@ export function searchExpression(
   scope: MetricScope,
   metric: PlatformMetric,
   statistic: string,
-  options: { label?: string; period?: Duration } = {},
+  options: { label?: string; period?: Duration; filters?: Readonly<Record<string, string>> } = {},
 ): MathExpression {
   const period = options.period ?? Duration.minutes(5);
   const schema = [scope.namespace, ...[...metric.dimensions, 'service'].map(quote)].join(',');
-  const query = `{${schema}} MetricName="${metric.name}" service="${scope.service}"`;
+  const filters = Object.entries(options.filters ?? {}).map(([name, value]) => ` ${quote(name)}="${value}"`);
+  const query = `{${schema}} MetricName="${metric.name}" service="${scope.service}"${filters.join('')}`;
   return new MathExpression({
     expression: `SEARCH('${query}', '${statistic}', ${period.toSeconds()})`,
-    // Without a label each series is named by its dimension values (the source id, the method …).
-    ...(options.label !== undefined && { label: options.label }),
+    // `${LABEL}` is CloudWatch's dynamic label for each found series (its dimension values: the source id,
+    // the method …); CDK would otherwise label every series with the whole expression.
+    label: options.label ?? '${LABEL}',
     period,
   });
 }
