@@ -69,7 +69,7 @@ function variablesReadAtInit(): Set<string> {
     requestedSecretSettings(recording).map(([setting]) => [setting, 'r'.repeat(REQUEST_STATE_SECRET_LENGTH)]),
   );
   const afterInit = new Proxy(recording, {
-    get: (target, key) =>
+    get: (target, key): unknown =>
       typeof key === 'string' && key in resolved ? resolved[key] : Reflect.get(target, key),
   });
   const silent = { debug() {}, info() {}, warn() {}, error() {} };

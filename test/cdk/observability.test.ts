@@ -132,7 +132,7 @@ describe('alarms', () => {
 
   it('covers 5xx, function errors, throttles, duration and sources, each once', () => {
     const watched = resourcesOf(dev, 'AWS::CloudWatch::Alarm')
-      .map(([, alarm]) => String(alarm.Properties?.MetricName ?? 'SourceErrors'))
+      .map(([, alarm]) => (alarm.Properties?.MetricName as string | undefined) ?? 'SourceErrors')
       .sort();
     assert.deepEqual(watched, ['5XXError', 'Duration', 'Errors', 'SourceErrors', 'Throttles']);
   });
