@@ -153,6 +153,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<CheckResult
       finalSeen = true;
       const shape = describeOutcome(outcome);
       if (!outcome.confirmed) throw new Error(`no final frame (${outcome.cause})`);
+      refusalOf(outcome);
       if (outcome.delivery !== 'sse') throw new Error(`answered as ${outcome.delivery}, not a stream`);
       if (outcome.violations.length > 0)
         throw new Error(`contract violations: ${outcome.violations.map((v) => v.kind).join(', ')}`);
@@ -170,7 +171,7 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<CheckResult
       if (!outcome.confirmed) throw new Error(`no result (${outcome.cause})`);
       if (outcome.delivery !== 'json') throw new Error(`answered as ${outcome.delivery}, not JSON`);
       if (outcome.observedPages.length > 0) throw new Error('source pages were sent without the opt-in');
-      if (outcome.error) throw new Error(`JSON-RPC ${outcome.error.code} ${outcome.error.message}`);
+      refusalOf(outcome);
       return `application/json; ${describeOutcome(outcome)}`;
     } finally {
       await mcp.close().catch(() => undefined);
@@ -197,13 +198,26 @@ export async function runSmokeChecks(options: SmokeOptions): Promise<CheckResult
   return results;
 }
 
+/** Throws when a confirmed answer is no federated result: a JSON-RPC error, or a tool error with no records. */
+function refusalOf(outcome: SourceResultsOutcome): void {
+  if (!outcome.confirmed) return;
+  if (outcome.error) throw new Error(`JSON-RPC ${outcome.error.code}: ${outcome.error.message}`);
+  if (outcome.completeness !== undefined) return;
+  const content = outcome.result?.content;
+  const text = Array.isArray(content) && isObject(content[0]) ? content[0].text : undefined;
+  throw new Error(
+    `no federated result: ${typeof text === 'string' ? text.slice(0, 160) : 'no completeness'}`,
+  );
+}
+
 /** `completeness=… result_count=… sources=…` of a confirmed outcome. */
 function describeOutcome(outcome: SourceResultsOutcome): string {
-  const sources = outcome.sources.length;
-  if (!outcome.confirmed) return `${sources} sources, unconfirmed`;
+  // Only a stream names its sources one by one; a JSON answer carries just the final result.
+  const sources = outcome.delivery === 'sse' ? ` sources=${outcome.sources.length}` : '';
+  if (!outcome.confirmed) return `unconfirmed${sources}`;
   const errors = outcome.sourceErrors.map((e) => `${e.source.source_identity}:${e.code}`).join(',');
   return (
-    `completeness=${outcome.completeness ?? '?'} result_count=${outcome.resultCount ?? '?'} ` +
-    `sources=${sources}${errors === '' ? '' : ` source_errors=${errors}`}`
+    `completeness=${outcome.completeness ?? '?'} result_count=${outcome.resultCount ?? '?'}` +
+    `${sources}${errors === '' ? '' : ` source_errors=${errors}`}`
   );
 }
