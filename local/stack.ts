@@ -3,6 +3,7 @@
  * processes behind our Runtime API, and serve it through the REST v1 streaming front. `npm start`, the
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
+import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
@@ -172,6 +173,10 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     // local providers' real ones (set above) are kept.
     if (isPlatform)
       Object.assign(environment, { ...localSourceSecrets(), ...pick(environment, 'BOS_SECRET_') });
+    // One requestState key for every runtime, as the deployed stack's secret is one for every environment:
+    // a 2026-07-28 multi-round retry may land on another runtime. Random per start; the template's secret
+    // ARN is a CloudFormation reference, which the local stack skips.
+    if (isPlatform) environment.MCP_REQUEST_STATE_SECRET = randomBytes(32).toString('base64url');
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({

@@ -46,6 +46,8 @@ export interface PlatformConfig {
   /**
    * `MCP_REQUEST_STATE_SECRET`: HMAC key for 2026-07-28 `requestState` bindings. Every execution
    * environment must share it, or a multi-round retry reaching another environment is refused.
+   * Deployed, the stack passes `MCP_REQUEST_STATE_SECRET_ARN` instead and the entry reads the secret during
+   * init (`secret-settings.ts`); the plain variable is for the local stack.
    * @default a random per-process secret (retries then only succeed on the environment that issued them)
    */
   requestStateSecret?: string;
@@ -174,6 +176,9 @@ export function loadConfig(env: Env): PlatformConfig {
   // HMAC-SHA256 keys shorter than the hash output weaken the binding (RFC 2104 §3).
   if (requestStateSecret !== undefined && requestStateSecret.length < 32)
     reader.problems.push('MCP_REQUEST_STATE_SECRET must be at least 32 characters');
+  // The ARN is resolved before this runs; reaching here unresolved would silently fall back to a random key.
+  if (requestStateSecret === undefined && reader.text('MCP_REQUEST_STATE_SECRET_ARN') !== undefined)
+    reader.problems.push('MCP_REQUEST_STATE_SECRET_ARN is set but its secret was not read');
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {
     ...config,

@@ -24,6 +24,8 @@ export {
 } from './secrets-manager-credentials.js';
 export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';
 export { SdkWarningLogger } from './sdk-logger.js';
+export { requestedSecretSettings, resolveSecretSettings, SECRET_BACKED_SETTINGS } from './secret-settings.js';
+export type { SecretSettingsOptions } from './secret-settings.js';
 export { StreamStoreError } from './stream-store-error.js';
 export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {
