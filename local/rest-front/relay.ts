@@ -45,7 +45,7 @@ export interface RelayLimits {
 }
 
 /**
- * How long to hold the next chunk so that `sentBytes` (counted before it) respect `shaping` after
+ * How long to hold the next chunk so that the `sentBytes` already sent respect `shaping` after
  * `elapsedMs` of streaming: 0 within the burst, then whatever keeps the bytes past it at `bytesPerSecond`.
  */
 export function shapedDelayMs(sentBytes: number, elapsedMs: number, shaping: StreamShaping): number {
@@ -129,9 +129,10 @@ export function relayPayload(
         abort('response_too_large');
         return;
       }
+      sentBytes += chunk.byteLength;
+      // The next chunk waits until the bytes sent so far are due at the capped rate.
       const delay =
         limits.shaping === undefined ? 0 : shapedDelayMs(sentBytes, Date.now() - startedAt, limits.shaping);
-      sentBytes += chunk.byteLength;
       const flowing = res.write(chunk);
       if (delay > 0) {
         body.pause();
