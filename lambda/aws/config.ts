@@ -34,6 +34,12 @@ export interface PlatformConfig {
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
   /**
+   * `BOS_OPERATION_TIMEOUT_MS`: budget of one federated operation, capped by the invocation deadline. Behind
+   * API Gateway a client disconnect reaches the function as no signal at all, so this is what ends the work
+   * of a client that went away (docs/bos.md "Disconnect"). @default 30000
+   */
+  operationTimeoutMs: number;
+  /**
    * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
    * ends the response and aborts its work; 0 turns the check off. @default 30000
    */
@@ -166,6 +172,7 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+    operationTimeoutMs: reader.integer('BOS_OPERATION_TIMEOUT_MS', 30_000, 100, 900_000),
     responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');

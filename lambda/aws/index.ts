@@ -36,6 +36,8 @@ export {
 } from './error-response.js';
 export { ConfigError, errorFields, RestEventError } from './errors.js';
 export type { RestEventErrorCode } from './errors.js';
+export { eventKind, streamCompletionFields } from './event-kind.js';
+export type { EventKind, StreamCompletion } from './event-kind.js';
 export { createInvocation } from './invocation.js';
 export type { Invocation, InvocationOptions } from './invocation.js';
 export { decodeBase64Strict, parseRestEvent, restEventToRequest, toRequest } from './rest-event.js';

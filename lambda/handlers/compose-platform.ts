@@ -62,6 +62,7 @@ export function composePlatform(
     verifier,
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
+    operationTimeoutMs: config.operationTimeoutMs,
     logger,
     serverOptions: {
       name: 'bos-platform',
