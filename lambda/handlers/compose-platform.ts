@@ -76,6 +76,7 @@ export function composePlatform(
     handle: (request, ctx) => platform.handle(request, ctx),
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
+    runTask: (ref, round) => platform.server.runTask(ref, round),
     responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
