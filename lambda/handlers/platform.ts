@@ -16,6 +16,6 @@ const inLambdaRuntime = process.env['AWS_LAMBDA_RUNTIME_API'] !== undefined;
 export const handler = createRestEntry({
   component: 'platform',
   serves: servesPlatformPath,
-  compose: (logger) => composePlatform(process.env, logger),
+  compose: (logger, telemetry) => composePlatform(process.env, logger, telemetry),
   prepareAtInit: inLambdaRuntime,
 });
