@@ -77,12 +77,17 @@ export class InvocationTelemetry {
     annotate: (attributes: CallAttributes) => this.#scope.getStore()?.annotate(attributes),
   };
 
-  /** The runtime's tool lifecycle hook (`McpServerOptions.telemetry`): a tool that failed is an `error`. */
+  /**
+   * The runtime's tool lifecycle hook (`McpServerOptions.telemetry`). A tool that threw, timed out or was
+   * cancelled is an `error`. An `isError` result is one too, unless the operation already reported: a
+   * partial federated read is an `isError` result by contract (§5) and stays `partial`.
+   */
   readonly tools = (event: ToolTelemetryEvent): void => {
     const record = this.#scope.getStore();
     if (record === undefined || event.phase !== 'finish') return;
-    if (event.outcome !== 'ok') record.completeness = 'error';
-    else record.completeness ??= 'complete';
+    if (event.outcome === 'ok') record.completeness ??= 'complete';
+    else if (event.outcome === 'tool_error') record.completeness ??= 'error';
+    else record.completeness = 'error';
   };
 
   /** The BOS tools' `OperationTelemetry` port. */
@@ -146,8 +151,12 @@ export class InvocationTelemetry {
     return this.#kindOf(sourceId) ?? UNKNOWN;
   }
 
-  /** The call's log line and its metrics; telemetry never fails an invocation. */
+  /**
+   * The call's log line and its metrics; telemetry never fails an invocation. An invocation the entry
+   * answered no request for (API Gateway's completion notice, a task worker round) is no call: nothing.
+   */
   #publish(record: CallRecord): void {
+    if (record.status === undefined) return;
     const durationMs = Math.max(0, this.#now() - record.startedAt);
     try {
       const { method, toolName, protocolVersion } = record.attributes;

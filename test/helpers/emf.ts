@@ -95,7 +95,9 @@ export function emfProblems(blob: unknown): string[] {
       if (!isName(name)) return problems.push(`${at}.Metrics[${m}].Name is not 1-255 characters of text`);
       const unit = metric['Unit'];
       if (unit !== undefined && (typeof unit !== 'string' || !EMF_UNITS.has(unit)))
-        problems.push(`metric ${name} has unit ${JSON.stringify(unit)}, which the specification does not allow`);
+        problems.push(
+          `metric ${name} has unit ${JSON.stringify(unit)}, which the specification does not allow`,
+        );
       const resolution = metric['StorageResolution'];
       if (resolution !== undefined && resolution !== 1 && resolution !== 60)
         problems.push(`metric ${name} has StorageResolution ${JSON.stringify(resolution)} (1 or 60)`);

@@ -69,7 +69,11 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
       },
     });
     body = await response.text();
-    assert.match(response.headers.get('content-type') ?? '', /^text\/event-stream/, `${response.status} ${body.slice(0, 300)}`);
+    assert.match(
+      response.headers.get('content-type') ?? '',
+      /^text\/event-stream/,
+      `${response.status} ${body.slice(0, 300)}`,
+    );
     // The call's metrics are published when the invocation ends, just after the body: wait for them.
     const until = Date.now() + 30_000;
     while (!lines.some((l) => l.includes('"ToolCalls"')) && Date.now() < until)
@@ -191,7 +195,9 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
 
   it('has a scan that would catch a leak: values planted in a real EMF line and a real log line are found', () => {
     // Prepare
-    const emf = lines.find((l) => l.includes('"SourcePages"')) ?? assert.fail('no source EMF line');
+    const emf =
+      lines.find((l) => l.includes('"SourcePages"') && l.includes('"acme-scim"')) ??
+      assert.fail('no acme-scim EMF line');
     const log = lines.find((l) => l.includes('"message":"mcp.call"')) ?? assert.fail('no call line');
     const searched = needles();
     const email = searched.find((n) => n.name.startsWith('email')) ?? assert.fail('no email');
