@@ -13,16 +13,19 @@ import {
   InvocationTelemetry,
   loggerPort,
   errorFields,
+  eventKind,
+  streamCompletionFields,
   internalErrorResponse,
   jsonRpcErrorResponse,
   parseRestEvent,
   RestEventError,
   restEventErrorResponse,
+  taskWorkerRef,
   toRequest,
   toStreamingResult,
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
-import type { Logger, McpInvocationContext } from '../mcp/index.js';
+import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
 export interface ComposedApp {
@@ -35,6 +38,8 @@ export interface ComposedApp {
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
   settled?(): Promise<void>;
+  /** Runs one round of a stored task: the work of a task worker invocation (`McpServer.runTask`). */
+  runTask?(ref: TaskRef, round: TaskRoundContext): Promise<void>;
   /** `MCP_RESPONSE_STALL_MS`: a write without progress this long ends the response and its work. */
   responseStallMs?: number;
   /**
@@ -66,6 +71,19 @@ export interface RestEntryOptions {
   prepareAtInit?: boolean;
 }
 
+/**
+ * API Gateway's notice that a streamed response ended (docs/aws.md "Completion invocations"). It is not a
+ * request: no app is composed or called, nothing is logged above debug, and the invocation succeeds with an
+ * empty 200 that API Gateway discards. Answering it as a request would log an error and count a Lambda error
+ * for every streamed call.
+ */
+function acknowledgeCompletion(event: RestProxyEvent, logger: Logger): StreamingResult {
+  logger.debug('stream completion notice acknowledged', {
+    ...streamCompletionFields(event as unknown as Record<string, unknown>),
+  });
+  return toStreamingResult(new Response(null, { status: 200 }));
+}
+
 /** The Lambda handler of one entry: a response-streaming handler (`awslambda.streamifyResponse`). */
 export type RestEntryHandler = StreamifyHandler<RestProxyEvent, void>;
 
@@ -89,8 +107,11 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
   }
 
   async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
+    if (eventKind(event) === 'stream-completion') return acknowledgeCompletion(event, logger);
     try {
       app ??= options.compose(logger, telemetry);
+      const task = taskWorkerRef(event);
+      if (task !== undefined) return await runTaskRound(app, task, context);
       const parts = parseRestEvent(event);
       const invocation = createInvocation(
         context,
@@ -123,6 +144,25 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
   function answer(response: Response): StreamingResult {
     telemetry.answered(response.status, undefined);
     return toStreamingResult(response);
+  }
+
+  /**
+   * A task worker invocation (an asynchronous self-invoke, docs/tasks.md): runs the round within this
+   * invocation's deadline. Nobody reads the answer; it is an empty 204.
+   */
+  async function runTaskRound(
+    composed: ComposedApp,
+    ref: TaskRef,
+    context: Context,
+  ): Promise<StreamingResult> {
+    const { context: invocation } = createInvocation(context);
+    if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');
+    else
+      await composed.runTask(ref, {
+        ...(invocation.requestId !== undefined && { workerId: invocation.requestId }),
+        ...(invocation.deadline !== undefined && { deadline: invocation.deadline }),
+      });
+    return toStreamingResult(new Response(null, { status: 204 }));
   }
 
   const streaming = middy<RestProxyEvent, StreamingResult>({
