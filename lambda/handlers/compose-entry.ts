@@ -79,7 +79,7 @@ export interface RestEntryOptions {
  */
 function acknowledgeCompletion(event: RestProxyEvent, logger: Logger): StreamingResult {
   logger.debug('stream completion notice acknowledged', {
-    ...streamCompletionFields(event as unknown as Record<string, unknown>),
+    ...streamCompletionFields(event),
   });
   return toStreamingResult(new Response(null, { status: 200 }));
 }
