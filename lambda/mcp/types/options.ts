@@ -3,6 +3,7 @@ import type { JsonObject, LoggingLevel } from './wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
 import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
 import type { TaskRuntimeOptions } from '../tasks/options.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
 export interface CapabilityConfig {
@@ -113,6 +114,8 @@ export interface McpServerOptions {
     unsubscribe: (uri: string, ctx: McpRequestContext) => Promise<void>;
   };
   telemetry?: (event: ToolTelemetryEvent) => void;
+  /** Receives each call's method, tool and protocol version (metrics and the call's log line). @default none */
+  callTelemetry?: CallTelemetry;
   logger?: Logger;
   /** Injected for deterministic tests. @default Date.now */
   clock?: () => number;
