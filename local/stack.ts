@@ -3,6 +3,7 @@
  * processes behind our Runtime API, and serve it through the REST v1 streaming front. `npm start`, the
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
+import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
@@ -16,7 +17,7 @@ import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
 import { type RestFront, type RestFrontOptions, startRestFront } from './rest-front/index.js';
 import { STREAM_BURST_BYTES, STREAM_BYTES_PER_SECOND } from './rest-front/limits.js';
-import { RuntimePool } from './runtime-api/index.js';
+import { type InvokeApi, RuntimePool, startInvokeApi } from './runtime-api/index.js';
 
 /** Options of {@link startStack}. */
 export interface StackOptions {
@@ -100,6 +101,8 @@ export interface LocalStack {
   bundle: BundleResult;
   /** The function (for direct invokes, cold-start benchmarks and spawn counts). */
   pool: RuntimePool;
+  /** The function's Lambda Invoke API (`AWS_ENDPOINT_URL_LAMBDA`), through which it invokes itself. */
+  invokeApi: InvokeApi;
   /** The environment the function was given. */
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
@@ -111,6 +114,9 @@ export interface LocalStack {
   /** Stops the front, every runtime process and whatever else the stack started. */
   close(): Promise<void>;
 }
+
+/** The local function's name (`AWS_LAMBDA_FUNCTION_NAME` in its runtimes). */
+const FUNCTION_NAME = 'bos-mcp-platform';
 
 /** The entries of `record` whose names start with `prefix`. */
 function pick(record: Readonly<Record<string, string>>, prefix: string): Record<string, string> {
@@ -164,9 +170,21 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       'https://claude.com',
     ];
 
+    // The Invoke API the function reaches itself through (task workers), as the front invokes it: lazily.
+    const invokeApi = await startInvokeApi({
+      functionName: FUNCTION_NAME,
+      invoke: (event) => {
+        if (started.pool === undefined)
+          return Promise.reject(new Error('the local function is not running yet'));
+        return started.pool.invoke(event);
+      },
+    });
+    cleanups.push(() => invokeApi.close());
+
     const isPlatform = entry === PLATFORM_HANDLER_ENTRY;
     const environment: Record<string, string> = {
       ...LAMBDA_BASE_ENVIRONMENT,
+      AWS_ENDPOINT_URL_LAMBDA: invokeApi.url,
       MCP_ENDPOINT: url,
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
@@ -202,11 +220,16 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     // local providers' real ones (set above) are kept.
     if (isPlatform)
       Object.assign(environment, { ...localSourceSecrets(), ...pick(environment, 'BOS_SECRET_') });
+    // One requestState key for every runtime, as the deployed stack's secret is one for every environment:
+    // a 2026-07-28 multi-round retry may land on another runtime. Random per start; the template's secret
+    // ARN is a CloudFormation reference, which the local stack skips.
+    if (isPlatform) environment.MCP_REQUEST_STATE_SECRET = randomBytes(32).toString('base64url');
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({
       taskRoot: bundle.taskRoot,
       handler: bundle.handler,
+      functionName: FUNCTION_NAME,
       size: options.poolSize ?? 4,
       ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
@@ -229,6 +252,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       port: front.port,
       bundle,
       pool: running,
+      invokeApi,
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
       ...(devTokens === undefined ? {} : { devTokens }),

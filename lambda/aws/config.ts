@@ -18,6 +18,14 @@ export interface AuthConfig {
   jwksUrl: URL;
 }
 
+/** The self-invoke that runs task rounds. */
+export interface TaskWorkerConfig {
+  /** `AWS_LAMBDA_FUNCTION_NAME` (set by Lambda): the function invokes itself. */
+  functionName: string;
+  /** `AWS_ENDPOINT_URL_LAMBDA` (the local stack's Invoke API); the SDK's own variable, validated here. */
+  endpoint?: string;
+}
+
 /** The validated configuration. */
 export interface PlatformConfig {
   /** True inside a managed Lambda runtime (`AWS_EXECUTION_ENV=AWS_Lambda_*`); stricter rules apply. */
@@ -55,8 +63,16 @@ export interface PlatformConfig {
   /** `AWS_REGION` (set by Lambda). */
   region?: string;
   /**
+   * Where task rounds run (`MCP_TASK_WORKER`): present when each round runs in its own asynchronous
+   * invocation of this function (`invoke`, the default inside Lambda with a task table), absent when
+   * rounds run in the invocation that created them (`in-process`). docs/tasks.md "Execution".
+   */
+  taskWorker?: TaskWorkerConfig;
+  /**
    * `MCP_REQUEST_STATE_SECRET`: HMAC key for 2026-07-28 `requestState` bindings. Every execution
    * environment must share it, or a multi-round retry reaching another environment is refused.
+   * Deployed, the stack passes `MCP_REQUEST_STATE_SECRET_ARN` instead and the entry reads the secret during
+   * init (`secret-settings.ts`); the plain variable is for the local stack.
    * @default a random per-process secret (retries then only succeed on the environment that issued them)
    */
   requestStateSecret?: string;
@@ -159,6 +175,27 @@ function auth(reader: EnvReader, deployed: boolean): AuthConfig | undefined {
 }
 
 /**
+ * `MCP_TASK_WORKER`: `invoke` needs a function to invoke and a task table every invocation shares (a
+ * worker in another environment must find the task); the default is `invoke` exactly when both are there.
+ */
+function worker(reader: EnvReader, tasks: StoreConfig): TaskWorkerConfig | undefined {
+  const mode = reader.text('MCP_TASK_WORKER');
+  if (mode !== undefined && mode !== 'invoke' && mode !== 'in-process') {
+    reader.problems.push(`MCP_TASK_WORKER must be invoke or in-process, got "${mode}"`);
+    return undefined;
+  }
+  const functionName = reader.text('AWS_LAMBDA_FUNCTION_NAME');
+  const endpoint = reader.url('AWS_ENDPOINT_URL_LAMBDA', false)?.toString();
+  if (mode === 'in-process') return undefined;
+  if (functionName === undefined || tasks.tableName === undefined) {
+    if (mode === 'invoke')
+      reader.problems.push('MCP_TASK_WORKER=invoke needs AWS_LAMBDA_FUNCTION_NAME and MCP_TASK_TABLE');
+    return undefined;
+  }
+  return endpoint === undefined ? { functionName } : { functionName, endpoint };
+}
+
+/**
  * Validates the environment. Throws `ConfigError` listing every problem.
  * @param env usually `process.env`; passed in so tests and the local stack need no global state.
  */
@@ -187,8 +224,13 @@ export function loadConfig(env: Env): PlatformConfig {
   // HMAC-SHA256 keys shorter than the hash output weaken the binding (RFC 2104 §3).
   if (requestStateSecret !== undefined && requestStateSecret.length < 32)
     reader.problems.push('MCP_REQUEST_STATE_SECRET must be at least 32 characters');
+  // The ARN is resolved before this runs; reaching here unresolved would silently fall back to a random key.
+  if (requestStateSecret === undefined && reader.text('MCP_REQUEST_STATE_SECRET_ARN') !== undefined)
+    reader.problems.push('MCP_REQUEST_STATE_SECRET_ARN is set but its secret was not read');
+  const taskWorker = worker(reader, config.tasks);
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {
+    ...(taskWorker === undefined ? {} : { taskWorker }),
     ...config,
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(directoryTable === undefined ? {} : { directoryTable }),

@@ -17,12 +17,13 @@ import {
   parseRestEvent,
   RestEventError,
   restEventErrorResponse,
+  taskWorkerRef,
   toRequest,
   toStreamingResult,
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
 import { createJsonLogger } from '../mcp/index.js';
-import type { Logger, McpInvocationContext } from '../mcp/index.js';
+import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
 export interface ComposedApp {
@@ -35,6 +36,8 @@ export interface ComposedApp {
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
   settled?(): Promise<void>;
+  /** Runs one round of a stored task: the work of a task worker invocation (`McpServer.runTask`). */
+  runTask?(ref: TaskRef, round: TaskRoundContext): Promise<void>;
   /** `MCP_RESPONSE_STALL_MS`: a write without progress this long ends the response and its work. */
   responseStallMs?: number;
   /**
@@ -71,7 +74,7 @@ export interface RestEntryOptions {
  */
 function acknowledgeCompletion(event: RestProxyEvent, logger: Logger): StreamingResult {
   logger.debug('stream completion notice acknowledged', {
-    ...streamCompletionFields(event as unknown as Record<string, unknown>),
+    ...streamCompletionFields(event),
   });
   return toStreamingResult(new Response(null, { status: 200 }));
 }
@@ -100,6 +103,8 @@ export function createRestEntry(options: RestEntryOptions) {
     if (eventKind(event) === 'stream-completion') return acknowledgeCompletion(event, logger);
     try {
       app ??= options.compose(logger);
+      const task = taskWorkerRef(event);
+      if (task !== undefined) return await runTaskRound(app, task, context);
       const parts = parseRestEvent(event);
       const invocation = createInvocation(
         context,
@@ -123,6 +128,21 @@ export function createRestEntry(options: RestEntryOptions) {
       logger.error('invocation failed before the response started', errorFields(error));
       return toStreamingResult(internalErrorResponse());
     }
+  }
+
+  /**
+   * A task worker invocation (an asynchronous self-invoke, docs/tasks.md): runs the round within this
+   * invocation's deadline. Nobody reads the answer; it is an empty 204.
+   */
+  async function runTaskRound(composed: ComposedApp, ref: TaskRef, context: Context): Promise<StreamingResult> {
+    const { context: invocation } = createInvocation(context);
+    if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');
+    else
+      await composed.runTask(ref, {
+        ...(invocation.requestId !== undefined && { workerId: invocation.requestId }),
+        ...(invocation.deadline !== undefined && { deadline: invocation.deadline }),
+      });
+    return toStreamingResult(new Response(null, { status: 204 }));
   }
 
   return middy<RestProxyEvent, StreamingResult>({

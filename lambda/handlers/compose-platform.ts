@@ -77,11 +77,13 @@ export function composePlatform(
     handle: (request, ctx) => platform.handle(request, ctx),
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
+    runTask: (ref, round) => platform.server.runTask(ref, round),
     responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
       // DNS, TLS and the issuer's answer) with the rest of the cold start, for no extra work. A failure
-      // changes nothing, because the first request fetches again itself (jwt-verifier.ts).
+      // changes nothing: a request that finds it in flight waits for it and, if it failed, fetches again
+      // itself with a full timeout (jwt-verifier.ts).
       verifier.prepare?.().catch((error: unknown) => {
         logger.warn('cold-start JWKS prefetch failed; the first request fetches again', errorFields(error));
       });

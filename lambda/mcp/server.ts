@@ -26,7 +26,7 @@ import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
 import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
 import { resolveTaskOptions } from './tasks/options.js';
-import type { TaskRef } from './tasks/options.js';
+import type { TaskRef, TaskRoundContext } from './tasks/options.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
 import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
@@ -248,11 +248,13 @@ export class McpServer {
 
   /**
    * Runs the next round of a stored task (a worker invocation's entry point; the in-process launcher calls
-   * it too). Resolves when the round has written its outcome; never rejects.
+   * it too). `round` names the worker and its invocation's deadline. Resolves when the round has written
+   * its outcome, or at once when there is nothing to run (unknown, terminal, or already claimed); never
+   * rejects.
    */
-  async runTask(ref: TaskRef): Promise<void> {
+  async runTask(ref: TaskRef, round: TaskRoundContext = {}): Promise<void> {
     const tasks = this.#rt.tasks;
-    if (tasks !== undefined) await runTask(this.#rt, tasks, ref);
+    if (tasks !== undefined) await runTask(this.#rt, tasks, ref, round);
   }
 
   /** Resolves when every streaming call started so far has finished writing its stream. */

@@ -46,6 +46,11 @@ export interface TaskRecord {
   expiresAt: number;
   /** A running round must end by then; a task still `working` after it reads as `failed`. */
   deadline: number;
+  /**
+   * The worker that claimed the current round (an invocation id). A second delivery of the same round (an
+   * asynchronous invoke may arrive twice) finds it set and leaves the round alone.
+   */
+  worker?: string;
   pollIntervalMs: number;
   /** Optimistic-concurrency counter, incremented by every successful `replace`. */
   version: number;
