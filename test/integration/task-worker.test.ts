@@ -49,10 +49,11 @@ describe('task rounds as worker invocations on the local stack', javaSuite(300_0
   };
   /** The worker invocation of `taskId`, as the pool runs it; undefined when none is running. */
   const workerEvent = (taskId: string): unknown =>
-    bos.stack.pool
-      .runningEvents()
-      .find((event) => (event as { taskId?: unknown } | null)?.taskId === taskId);
-  const waitFor = async <T>(what: string, probe: () => Promise<T | undefined> | T | undefined): Promise<T> => {
+    bos.stack.pool.runningEvents().find((event) => (event as { taskId?: unknown } | null)?.taskId === taskId);
+  const waitFor = async <T>(
+    what: string,
+    probe: () => Promise<T | undefined> | T | undefined,
+  ): Promise<T> => {
     const until = Date.now() + 60_000;
     for (;;) {
       const value = await probe();
