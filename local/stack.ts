@@ -3,6 +3,7 @@
  * processes behind our Runtime API, and serve it through the REST v1 streaming front. `npm start`, the
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
+import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
@@ -15,7 +16,8 @@ import type { DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
-import { type RestFront, startRestFront } from './rest-front/index.js';
+import { type RestFront, type RestFrontOptions, startRestFront } from './rest-front/index.js';
+import { STREAM_BURST_BYTES, STREAM_BYTES_PER_SECOND } from './rest-front/limits.js';
 import { type InvokeApi, RuntimePool, startInvokeApi } from './runtime-api/index.js';
 
 /** Options of {@link startStack}. */
@@ -48,6 +50,24 @@ export interface StackOptions {
   idleTimeoutMs?: number;
   /** Front limit on one response. @default 900000 (API Gateway STREAM) */
   maxDurationMs?: number;
+  /**
+   * What the function sees when its client goes away: nothing (`keep-running`, AWS) or a closed response
+   * stream (`close-stream`, the emulator mode). @default 'keep-running'
+   */
+  onClientLoss?: RestFrontOptions['onClientLoss'];
+  /**
+   * Bandwidth cap of streamed responses; `null` turns it off.
+   * @default Lambda's: the first 6 MiB uncapped, then 2 MiB/s
+   */
+  shaping?: RestFrontOptions['shaping'] | null;
+  /** Largest streamed response. @default 200 MiB (Lambda) */
+  maxResponseBytes?: number;
+  /** Largest proxy event. @default 6 MiB (Lambda's invocation payload) */
+  maxEventBytes?: number;
+  /** API Gateway's completion invocation after each streamed response. @default true */
+  completionInvocations?: boolean;
+  /** Receives the result of each completion invocation. */
+  onCompletion?: RestFrontOptions['onCompletion'];
   /** Browser origins allowed (function env `MCP_ALLOWED_ORIGINS`, front CORS preflight). @default local origins + DESIGN §6 */
   allowedOrigins?: readonly string[];
   /**
@@ -132,6 +152,17 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       maxDurationMs: options.maxDurationMs ?? 900_000,
       allowedOrigins: options.allowedOrigins ?? [],
+      onClientLoss: options.onClientLoss ?? 'keep-running',
+      ...(options.shaping !== null && {
+        shaping: options.shaping ?? {
+          burstBytes: STREAM_BURST_BYTES,
+          bytesPerSecond: STREAM_BYTES_PER_SECOND,
+        },
+      }),
+      ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
+      ...(options.maxEventBytes !== undefined && { maxEventBytes: options.maxEventBytes }),
+      completionInvocations: options.completionInvocations ?? true,
+      ...(options.onCompletion !== undefined && { onCompletion: options.onCompletion }),
     });
     cleanups.push(() => front.close());
     const url = `${front.url}${MCP_PATH}`;
@@ -194,6 +225,10 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     // local providers' real ones (set above) are kept.
     if (isPlatform)
       Object.assign(environment, { ...localSourceSecrets(), ...pick(environment, 'BOS_SECRET_') });
+    // One requestState key for every runtime, as the deployed stack's secret is one for every environment:
+    // a 2026-07-28 multi-round retry may land on another runtime. Random per start; the template's secret
+    // ARN is a CloudFormation reference, which the local stack skips.
+    if (isPlatform) environment.MCP_REQUEST_STATE_SECRET = randomBytes(32).toString('base64url');
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({

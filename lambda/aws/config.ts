@@ -42,6 +42,12 @@ export interface PlatformConfig {
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
   /**
+   * `BOS_OPERATION_TIMEOUT_MS`: budget of one federated operation, capped by the invocation deadline. Behind
+   * API Gateway a client disconnect reaches the function as no signal at all, so this is what ends the work
+   * of a client that went away (docs/bos.md "Disconnect"). @default 30000
+   */
+  operationTimeoutMs: number;
+  /**
    * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
    * ends the response and aborts its work; 0 turns the check off. @default 30000
    */
@@ -60,6 +66,8 @@ export interface PlatformConfig {
   /**
    * `MCP_REQUEST_STATE_SECRET`: HMAC key for 2026-07-28 `requestState` bindings. Every execution
    * environment must share it, or a multi-round retry reaching another environment is refused.
+   * Deployed, the stack passes `MCP_REQUEST_STATE_SECRET_ARN` instead and the entry reads the secret during
+   * init (`secret-settings.ts`); the plain variable is for the local stack.
    * @default a random per-process secret (retries then only succeed on the environment that issued them)
    */
   requestStateSecret?: string;
@@ -199,6 +207,7 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+    operationTimeoutMs: reader.integer('BOS_OPERATION_TIMEOUT_MS', 30_000, 100, 900_000),
     responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
@@ -209,6 +218,9 @@ export function loadConfig(env: Env): PlatformConfig {
   // HMAC-SHA256 keys shorter than the hash output weaken the binding (RFC 2104 §3).
   if (requestStateSecret !== undefined && requestStateSecret.length < 32)
     reader.problems.push('MCP_REQUEST_STATE_SECRET must be at least 32 characters');
+  // The ARN is resolved before this runs; reaching here unresolved would silently fall back to a random key.
+  if (requestStateSecret === undefined && reader.text('MCP_REQUEST_STATE_SECRET_ARN') !== undefined)
+    reader.problems.push('MCP_REQUEST_STATE_SECRET_ARN is set but its secret was not read');
   const taskWorker = worker(reader, config.tasks);
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {

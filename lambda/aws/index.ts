@@ -24,6 +24,8 @@ export {
 } from './secrets-manager-credentials.js';
 export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';
 export { SdkWarningLogger } from './sdk-logger.js';
+export { requestedSecretSettings, resolveSecretSettings, SECRET_BACKED_SETTINGS } from './secret-settings.js';
+export type { SecretSettingsOptions } from './secret-settings.js';
 export { StreamStoreError } from './stream-store-error.js';
 export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {
@@ -34,6 +36,8 @@ export {
 } from './error-response.js';
 export { ConfigError, errorFields, RestEventError } from './errors.js';
 export type { RestEventErrorCode } from './errors.js';
+export { eventKind, streamCompletionFields } from './event-kind.js';
+export type { EventKind, StreamCompletion } from './event-kind.js';
 export { createInvocation } from './invocation.js';
 export type { Invocation, InvocationOptions } from './invocation.js';
 export { decodeBase64Strict, parseRestEvent, restEventToRequest, toRequest } from './rest-event.js';

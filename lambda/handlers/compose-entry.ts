@@ -10,6 +10,8 @@ import type { Context } from 'aws-lambda';
 import {
   createInvocation,
   errorFields,
+  eventKind,
+  streamCompletionFields,
   internalErrorResponse,
   jsonRpcErrorResponse,
   parseRestEvent,
@@ -64,6 +66,19 @@ export interface RestEntryOptions {
   prepareAtInit?: boolean;
 }
 
+/**
+ * API Gateway's notice that a streamed response ended (docs/aws.md "Completion invocations"). It is not a
+ * request: no app is composed or called, nothing is logged above debug, and the invocation succeeds with an
+ * empty 200 that API Gateway discards. Answering it as a request would log an error and count a Lambda error
+ * for every streamed call.
+ */
+function acknowledgeCompletion(event: RestProxyEvent, logger: Logger): StreamingResult {
+  logger.debug('stream completion notice acknowledged', {
+    ...streamCompletionFields(event),
+  });
+  return toStreamingResult(new Response(null, { status: 200 }));
+}
+
 /** The Lambda handler of one entry. */
 export type RestEntryHandler = ReturnType<typeof createRestEntry>;
 
@@ -85,6 +100,7 @@ export function createRestEntry(options: RestEntryOptions) {
   }
 
   async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
+    if (eventKind(event) === 'stream-completion') return acknowledgeCompletion(event, logger);
     try {
       app ??= options.compose(logger);
       const task = taskWorkerRef(event);

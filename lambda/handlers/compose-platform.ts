@@ -62,6 +62,7 @@ export function composePlatform(
     verifier,
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
+    operationTimeoutMs: config.operationTimeoutMs,
     logger,
     serverOptions: {
       name: 'bos-platform',
@@ -80,7 +81,8 @@ export function composePlatform(
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
       // DNS, TLS and the issuer's answer) with the rest of the cold start, for no extra work. A failure
-      // changes nothing, because the first request fetches again itself (jwt-verifier.ts).
+      // changes nothing: a request that finds it in flight waits for it and, if it failed, fetches again
+      // itself with a full timeout (jwt-verifier.ts).
       verifier.prepare?.().catch((error: unknown) => {
         logger.warn('cold-start JWKS prefetch failed; the first request fetches again', errorFields(error));
       });
