@@ -12,6 +12,7 @@ import { localSourceSecrets } from './seed-directory-lib.js';
 import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { startDemoProviders } from './providers/demo.js';
+import type { DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
@@ -113,6 +114,8 @@ export interface LocalStack {
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
   dynamoDbEndpoint?: string;
+  /** The supervised DynamoDB Local itself, when the stack started it (its `pid`, for outage tests). */
+  dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
   devTokens?: Readonly<Record<string, string>>;
   /** Headers a client needs on every request (`Authorization` for the `dev-user` principal, if any). */
@@ -207,10 +210,12 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       );
     }
     let dynamoDbEndpoint: string | undefined;
+    let dynamoDbLocal: DynamoDbLocal | undefined;
     if (options.dynamodb ?? isPlatform) {
       const tables = await startLocalTables(directory);
       cleanups.push(() => tables.stop());
       dynamoDbEndpoint = tables.endpoint;
+      dynamoDbLocal = tables.dynamoDbLocal;
       Object.assign(environment, tables.environment);
     }
     let devTokens: Record<string, string> | undefined;
@@ -263,6 +268,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       invokeApi,
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
+      ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
       ...(devTokens === undefined ? {} : { devTokens }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },

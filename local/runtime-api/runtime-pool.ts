@@ -208,6 +208,14 @@ export class RuntimePool implements SlotHost {
     return spawnedAt;
   }
 
+  /** The events of the invocations running right now, one per busy environment (parsed JSON). */
+  runningEvents(): unknown[] {
+    return this.#slots.flatMap((slot) => {
+      const event = slot.currentEvent;
+      return event === undefined ? [] : [JSON.parse(event) as unknown];
+    });
+  }
+
   /**
    * Crashes (SIGKILL) every environment whose running invocation's event satisfies `matches`, as an
    * out-of-memory kill would; returns how many. The pool replaces them as it replaces any crashed runtime.
