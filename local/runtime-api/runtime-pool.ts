@@ -116,6 +116,19 @@ export class RuntimePool implements SlotHost {
     return this.#slots.length;
   }
 
+  /**
+   * What counts against the concurrency now: environments holding an invocation (until they poll again) plus
+   * invocations waiting for an environment starting for them.
+   */
+  get inFlight(): number {
+    return this.#slots.filter((slot) => slot.state === 'busy').length + this.#queue.length;
+  }
+
+  /** Environments polling for an invocation, ready to take one at once. */
+  get idleCount(): number {
+    return this.#slots.filter((slot) => slot.canTake).length;
+  }
+
   /** The concurrency limit: invocations beyond it are throttled. */
   get maxConcurrency(): number {
     return this.#maxConcurrency;

@@ -48,9 +48,11 @@ describe(
     });
 
     it('throttles a fifth concurrent request with API Gateway’s 500 while the other four run', async () => {
-      const running = Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=1500`));
-      // Let the four reach their environments first.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every environment polls again after the last test (a runtime that answered is busy until it does).
+      await until(() => stack.pool.idleCount === 4);
+      const running = Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=3000`));
+      // Let the four reach their environments first (they sleep long enough for the fifth to find them busy).
+      await until(() => stack.pool.inFlight === 4);
 
       const throttled = await capture(`${stack.url}?scenario=sleep&ms=10`);
       const others = await Promise.all(running);
@@ -66,3 +68,8 @@ describe(
     });
   },
 );
+
+/** Polls `probe` every 10 ms until it holds (the suite's timeout bounds the wait). */
+async function until(probe: () => boolean): Promise<void> {
+  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 10));
+}
