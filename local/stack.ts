@@ -40,6 +40,11 @@ export interface StackOptions {
    * @default max(poolSize, 10)
    */
   concurrency?: number;
+  /**
+   * Most runtimes initialising at once; the others wait for a turn (see `RuntimePool`: on Lambda each
+   * environment initialises on CPU of its own). @default the machine's available parallelism
+   */
+  maxParallelInits?: number;
   /** Function timeout in seconds. @default 900 */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -245,6 +250,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       functionName: FUNCTION_NAME,
       size: options.poolSize ?? 4,
       ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
+      ...(options.maxParallelInits !== undefined && { maxParallelInits: options.maxParallelInits }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
       memorySizeMb: options.memorySizeMb ?? 1024,
       environment,
