@@ -15,6 +15,7 @@ import { emfBlobs, emfMetrics, emfProblems } from '../../helpers/emf.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent } from '../../helpers/rest-events.js';
+import { METRICS_NAMESPACE, PLATFORM_METRICS } from '../../../lib/constructs/platform-metrics.js';
 
 type StreamingHandler = (
   event: APIGatewayProxyEvent,
@@ -29,10 +30,10 @@ const ENV = ['MCP_ENDPOINT', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'B
 async function captureStdout(work: () => Promise<void>): Promise<string[]> {
   const original = process.stdout.write.bind(process.stdout);
   let text = '';
-  process.stdout.write = ((chunk: string | Uint8Array) => {
+  process.stdout.write = (chunk: string | Uint8Array) => {
     text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
     return true;
-  });
+  };
   try {
     await work();
   } finally {
@@ -139,6 +140,28 @@ describe('platform entry telemetry (in process)', () => {
       (m) => m.dimensions['source.id'] === timeouts[0]?.dimensions['source.id'],
     );
     assert.equal(hits?.value, 1);
+  });
+
+  it('publishes exactly the metric names and dimension sets the CDK dashboard and alarms read', () => {
+    const key = (name: string, dimensions: readonly string[]): string =>
+      `${name}{${[...dimensions].sort().join(',')}}`;
+    const read = new Set(
+      Object.values(PLATFORM_METRICS).map((m) => key(m.name, [...m.dimensions, 'service'])),
+    );
+    const published = new Set(metrics().map((m) => key(m.name, Object.keys(m.dimensions))));
+    assert.deepEqual(
+      [...published].filter((k) => !read.has(k)),
+      [],
+      'published, but on no graph or alarm',
+    );
+    // A cold start is counted only by the first invocation of an environment; the rest must all appear.
+    const expected = [...read].filter((k) => !k.startsWith('ColdStart{'));
+    assert.deepEqual(
+      expected.filter((k) => !published.has(k)),
+      [],
+      'read by the dashboard, never published',
+    );
+    assert.ok(metrics().every((m) => m.namespace === METRICS_NAMESPACE));
   });
 
   it('writes one call line with the OpenTelemetry MCP keys and the Lambda context', () => {
