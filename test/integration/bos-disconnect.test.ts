@@ -182,7 +182,10 @@ describe('client disconnect through the local stack, close-stream mode', javaSui
       assert.ok(abort !== undefined, `${source} saw no abort`);
       const lagMs = abort.atMs - run.abortAt;
       t.diagnostic(`${source}: abort seen ${lagMs} ms after the client's`);
-      assert.ok(lagMs <= ABORT_WITHIN_MS, `${source} saw the abort ${lagMs} ms after the client\n${timeline(run)}`);
+      assert.ok(
+        lagMs <= ABORT_WITHIN_MS,
+        `${source} saw the abort ${lagMs} ms after the client\n${timeline(run)}`,
+      );
     }
   });
 
