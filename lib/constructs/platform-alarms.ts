@@ -6,9 +6,14 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
+import { PLATFORM_METRICS, insightsSumByGroup } from './platform-metrics.js';
+import type { MetricScope } from './platform-metrics.js';
 
 /** Share of the function timeout above which the p99 duration alarms (work is about to be cut off). */
 export const DURATION_ALARM_RATIO = 0.8;
+
+/** Default errors of one source in one 5-minute period that raise the per-source alarm. */
+export const DEFAULT_SOURCE_ERROR_THRESHOLD = 5;
 
 /** Props of {@link PlatformAlarms}. */
 export interface PlatformAlarmsProps {
@@ -23,20 +28,28 @@ export interface PlatformAlarmsProps {
    * @default - alarms change state without notifying anyone
    */
   readonly alarmTopicArn?: string;
+  /** Namespace and service of the function's own metrics (the per-source alarm reads `SourceErrors`). */
+  readonly metrics: MetricScope;
+  /**
+   * Errors of one source (any contract code) in one 5-minute period that raise the per-source alarm.
+   * @default DEFAULT_SOURCE_ERROR_THRESHOLD
+   */
+  readonly sourceErrorThreshold?: number;
 }
 
 const PERIOD = Duration.minutes(5);
 
 /**
  * CloudWatch alarms an operator needs on day one: the API answering 5xx, the function failing, Lambda
- * throttling it (concurrency exhausted), and p99 duration close to the timeout. No data means no traffic,
- * which is healthy.
+ * throttling it (concurrency exhausted), p99 duration close to the timeout, and any one source failing
+ * repeatedly. No data means no traffic, which is healthy.
  */
 export class PlatformAlarms extends Construct {
   readonly api5xx: Alarm;
   readonly functionErrors: Alarm;
   readonly functionThrottles: Alarm;
   readonly durationNearTimeout: Alarm;
+  readonly sourceErrors: Alarm;
 
   constructor(scope: Construct, id: string, props: PlatformAlarmsProps) {
     super(scope, id);
@@ -90,6 +103,19 @@ export class PlatformAlarms extends Construct {
       props.handler.metricDuration({ period: PERIOD, statistic: 'p99' }),
       durationThresholdMs,
       2,
+    );
+    // Source ids come from the directory at run time: a Metrics Insights query grouped by source makes each
+    // source a contributor of one alarm, including sources added after deploy.
+    const sourceThreshold = props.sourceErrorThreshold ?? DEFAULT_SOURCE_ERROR_THRESHOLD;
+    this.sourceErrors = alarm(
+      'SourceErrors',
+      `A source answered with an error (any contract code) ${sourceThreshold} or more times in 5 minutes; ` +
+        'the alarm names the source (source.type, source.id) as its contributor.',
+      insightsSumByGroup(props.metrics, PLATFORM_METRICS.sourceErrors, ['source.type', 'source.id'], {
+        label: 'Source errors per source',
+        period: PERIOD,
+      }),
+      sourceThreshold,
     );
   }
 }

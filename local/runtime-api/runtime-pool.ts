@@ -241,6 +241,29 @@ export class RuntimePool implements SlotHost {
     return spawnedAt;
   }
 
+  /** The events of the invocations running right now, one per busy environment (parsed JSON). */
+  runningEvents(): unknown[] {
+    return this.#slots.flatMap((slot) => {
+      const event = slot.currentEvent;
+      return event === undefined ? [] : [JSON.parse(event) as unknown];
+    });
+  }
+
+  /**
+   * Crashes (SIGKILL) every environment whose running invocation's event satisfies `matches`, as an
+   * out-of-memory kill would; returns how many. The pool replaces them as it replaces any crashed runtime.
+   */
+  crashWhere(matches: (event: unknown) => boolean): number {
+    let crashed = 0;
+    for (const slot of this.#slots) {
+      const event = slot.currentEvent;
+      if (event === undefined || !matches(JSON.parse(event) as unknown)) continue;
+      slot.crash();
+      crashed += 1;
+    }
+    return crashed;
+  }
+
   /** Kills every runtime, fails queued invocations and closes the Runtime API endpoints. */
   async close(): Promise<void> {
     if (this.#closed) return;
