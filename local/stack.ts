@@ -12,6 +12,7 @@ import { localSourceSecrets } from './seed-directory-lib.js';
 import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { startDemoProviders } from './providers/demo.js';
+import type { DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
@@ -39,6 +40,11 @@ export interface StackOptions {
    * @default max(poolSize, 10)
    */
   concurrency?: number;
+  /**
+   * Most runtimes initialising at once; the others wait for a turn (see `RuntimePool`: on Lambda each
+   * environment initialises on CPU of its own). @default the machine's available parallelism
+   */
+  maxParallelInits?: number;
   /** Function timeout in seconds. @default 900 */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -84,6 +90,12 @@ export interface StackOptions {
    * (`acme-scim`, `acme-ldap`) to the seeded demo directory (`npm start` does). @default false
    */
   providers?: boolean;
+  /**
+   * The directory document seeded into DynamoDB Local in place of the demo one (benchmarks point it at
+   * providers they run themselves; their credentials go in `env` as `BOS_SECRET_<NAME>`). Not combined with
+   * `providers`. @default the demo directory
+   */
+  directory?: DirectoryDocument;
   /** Receives each line the function prints. @default copied to stderr */
   onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
 }
@@ -107,6 +119,8 @@ export interface LocalStack {
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
   dynamoDbEndpoint?: string;
+  /** The supervised DynamoDB Local itself, when the stack started it (its `pid`, for outage tests). */
+  dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
   devTokens?: Readonly<Record<string, string>>;
   /** Headers a client needs on every request (`Authorization` for the `dev-user` principal, if any). */
@@ -189,7 +203,9 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
-    let directory: DirectoryDocument | undefined;
+    let directory: DirectoryDocument | undefined = options.directory;
+    if (options.providers === true && options.directory !== undefined)
+      throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
       const running = await startDemoProviders();
       cleanups.push(() => running.close());
@@ -199,10 +215,12 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       );
     }
     let dynamoDbEndpoint: string | undefined;
+    let dynamoDbLocal: DynamoDbLocal | undefined;
     if (options.dynamodb ?? isPlatform) {
       const tables = await startLocalTables(directory);
       cleanups.push(() => tables.stop());
       dynamoDbEndpoint = tables.endpoint;
+      dynamoDbLocal = tables.dynamoDbLocal;
       Object.assign(environment, tables.environment);
     }
     let devTokens: Record<string, string> | undefined;
@@ -232,6 +250,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       functionName: FUNCTION_NAME,
       size: options.poolSize ?? 4,
       ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
+      ...(options.maxParallelInits !== undefined && { maxParallelInits: options.maxParallelInits }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
       memorySizeMb: options.memorySizeMb ?? 1024,
       environment,
@@ -255,6 +274,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       invokeApi,
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
+      ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
       ...(devTokens === undefined ? {} : { devTokens }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },

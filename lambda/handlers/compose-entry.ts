@@ -25,6 +25,7 @@ import {
   toStreamingResult,
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
+import { taskTag } from '../mcp/index.js';
 import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
@@ -156,6 +157,7 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
     context: Context,
   ): Promise<StreamingResult> {
     const { context: invocation } = createInvocation(context);
+    logger.info('task worker invocation', { task: taskTag(ref.taskId) });
     if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');
     else
       await composed.runTask(ref, {

@@ -75,6 +75,7 @@ export function composePlatform(
       name: 'bos-platform',
       version: '0.1.0',
       ...composeStores(config),
+      maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
       logger,
       ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),

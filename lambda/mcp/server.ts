@@ -30,6 +30,7 @@ import { resolveTaskOptions } from './tasks/options.js';
 import type { TaskRef, TaskRoundContext } from './tasks/options.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
+import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
 import {
   acceptRanges,
   checkContentType,
@@ -94,6 +95,7 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     keepaliveMs: options.keepaliveMs ?? 15_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxStreamEventBytes: Math.max(1024, options.maxStreamEventBytes ?? MAX_STREAM_EVENT_BYTES),
     maxBatchElements: Math.max(1, options.maxBatchElements ?? 50),
     batchConcurrency: Math.max(1, options.batchConcurrency ?? 4),
     maxBatchResponseBytes: Math.max(64, options.maxBatchResponseBytes ?? 4 * 1024 * 1024),

@@ -5,7 +5,8 @@
  * aborts the tool's signal once the task is cancelled (cooperative cancellation across environments).
  * A streaming tool's progress becomes the task's `statusMessage`.
  */
-import { JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { JsonRpcCode, McpError, outageOf, RequestCancelledError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { requiredCapabilities } from '../stateless/results.js';
@@ -32,13 +33,31 @@ export async function runTask(
     const record = await claim(rt, tasks, ref, round);
     if (record === undefined) return;
     const outcome = await execute(rt, tasks, ref, record);
-    await tasks.transition(ref, (current) =>
-      current.status === 'working' && current.worker === record.worker
-        ? settle(rt, current, outcome)
-        : undefined,
+    await writeOutcome(rt, record, () =>
+      tasks.transition(ref, (current) =>
+        current.status === 'working' && current.worker === record.worker
+          ? settle(rt, current, outcome)
+          : undefined,
+      ),
     );
   } catch (error) {
     rt.logger.error('task round failed', { error: error instanceof Error ? error.name : 'unknown' });
+  }
+}
+
+/**
+ * Writes the round's outcome. While the store is out the write is tried again every second until the
+ * round's deadline, so an outcome computed during a short outage is not lost.
+ */
+async function writeOutcome(rt: Runtime, record: TaskRecord, write: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (outageOf(error) === undefined || rt.clock() + 1000 >= record.deadline) throw error;
+      await sleep(1000);
+    }
   }
 }
 

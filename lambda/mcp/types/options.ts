@@ -77,6 +77,11 @@ export interface McpServerOptions {
   toolTimeoutMs?: number;
   /** Largest accepted request body. @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * Largest JSON-RPC message one SSE event may carry (`MCP_STREAM_MAX_EVENT_BYTES`); an event over it fails the
+   * call with a `-32603` "Stream event too large" final message. @default 10485760 (10 MiB)
+   */
+  maxStreamEventBytes?: number;
   /** Most elements a 2025-03-26 batch may hold; a larger batch is refused whole with -32600. @default 50 */
   maxBatchElements?: number;
   /** Most elements of one batch that run at once. @default 4 */

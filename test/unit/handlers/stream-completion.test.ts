@@ -25,8 +25,8 @@ async function captureOutput(action: () => Promise<void>): Promise<string> {
     lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
     return true;
   };
-  process.stdout.write = capture as typeof process.stdout.write;
-  process.stderr.write = capture as typeof process.stderr.write;
+  process.stdout.write = capture;
+  process.stderr.write = capture;
   try {
     await action();
   } finally {
