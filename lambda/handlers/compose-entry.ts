@@ -134,7 +134,11 @@ export function createRestEntry(options: RestEntryOptions) {
    * A task worker invocation (an asynchronous self-invoke, docs/tasks.md): runs the round within this
    * invocation's deadline. Nobody reads the answer; it is an empty 204.
    */
-  async function runTaskRound(composed: ComposedApp, ref: TaskRef, context: Context): Promise<StreamingResult> {
+  async function runTaskRound(
+    composed: ComposedApp,
+    ref: TaskRef,
+    context: Context,
+  ): Promise<StreamingResult> {
     const { context: invocation } = createInvocation(context);
     logger.info('task worker invocation', { task: taskTag(ref.taskId) });
     if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');

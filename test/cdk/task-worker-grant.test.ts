@@ -63,7 +63,9 @@ describe('the task worker self-invoke grant', () => {
     const edges = new Map(
       Object.entries(resources.Resources).map(([id, resource]) => [
         id,
-        [...references([resource.Properties, resource.DependsOn])].filter((ref) => ref in resources.Resources),
+        [...references([resource.Properties, resource.DependsOn])].filter(
+          (ref) => ref in resources.Resources,
+        ),
       ]),
     );
     const state = new Map<string, 'open' | 'done'>();
