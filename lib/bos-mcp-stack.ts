@@ -97,10 +97,11 @@ export interface BosMcpStackProps extends StackProps {
    */
   readonly alarmTopicArn?: string;
   /**
-   * Errors of one source in one 5-minute period that raise the per-source alarm.
-   * @default 5
+   * Share of one source's reads, in percent, that failed in a 5-minute period; 2 such periods of 3 raise
+   * the per-source alarm.
+   * @default 25
    */
-  readonly sourceErrorThreshold?: number;
+  readonly sourceErrorRatePercent?: number;
   /**
    * WAFv2 web ACL ARN (REGIONAL scope) for the API stage.
    * @default - no web ACL
@@ -197,7 +198,9 @@ export class BosMcpStack extends Stack {
       timeout,
       alarmTopicArn: props.alarmTopicArn,
       metrics: PLATFORM_METRIC_SCOPE,
-      ...(props.sourceErrorThreshold !== undefined && { sourceErrorThreshold: props.sourceErrorThreshold }),
+      ...(props.sourceErrorRatePercent !== undefined && {
+        sourceErrorRatePercent: props.sourceErrorRatePercent,
+      }),
     });
     this.dashboard = new PlatformDashboard(this, 'Dashboard', {
       dashboardName: this.stackName,

@@ -87,7 +87,7 @@ function requireHttps(key: string, value: string): string {
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
  * authJwksUrl, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
- * throttleBurstLimit, tracing, alarmTopicArn, sourceErrorThreshold, webAclArn, apiGatewayCloudWatchRole.
+ * throttleBurstLimit, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole.
  * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -152,7 +152,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
           },
     tracing: flag(read, 'tracing'),
     alarmTopicArn: text(read, 'alarmTopicArn'),
-    sourceErrorThreshold: integer(read, 'sourceErrorThreshold'),
+    sourceErrorRatePercent: integer(read, 'sourceErrorRatePercent'),
     webAclArn: text(read, 'webAclArn'),
     apiGatewayCloudWatchRole: flag(read, 'apiGatewayCloudWatchRole'),
   };

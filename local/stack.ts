@@ -40,6 +40,11 @@ export interface StackOptions {
    * @default max(poolSize, 10)
    */
   concurrency?: number;
+  /**
+   * Most runtimes initialising at once; the others wait for a turn (see `RuntimePool`: on Lambda each
+   * environment initialises on CPU of its own). @default the machine's available parallelism
+   */
+  maxParallelInits?: number;
   /** Function timeout in seconds. @default 900 */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -85,6 +90,12 @@ export interface StackOptions {
    * (`acme-scim`, `acme-ldap`) to the seeded demo directory (`npm start` does). @default false
    */
   providers?: boolean;
+  /**
+   * The directory document seeded into DynamoDB Local in place of the demo one (benchmarks point it at
+   * providers they run themselves; their credentials go in `env` as `BOS_SECRET_<NAME>`). Not combined with
+   * `providers`. @default the demo directory
+   */
+  directory?: DirectoryDocument;
   /** Receives each line the function prints. @default copied to stderr */
   onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
 }
@@ -192,7 +203,9 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
-    let directory: DirectoryDocument | undefined;
+    let directory: DirectoryDocument | undefined = options.directory;
+    if (options.providers === true && options.directory !== undefined)
+      throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
       const running = await startDemoProviders();
       cleanups.push(() => running.close());
@@ -237,6 +250,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       functionName: FUNCTION_NAME,
       size: options.poolSize ?? 4,
       ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
+      ...(options.maxParallelInits !== undefined && { maxParallelInits: options.maxParallelInits }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
       memorySizeMb: options.memorySizeMb ?? 1024,
       environment,

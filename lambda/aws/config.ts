@@ -48,6 +48,11 @@ export interface PlatformConfig {
    */
   operationTimeoutMs: number;
   /**
+   * `MCP_STREAM_MAX_EVENT_BYTES`: largest JSON-RPC message of one SSE event; larger fails the call with a
+   * `-32603` "Stream event too large" final message. @default 10485760
+   */
+  maxStreamEventBytes: number;
+  /**
    * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
    * ends the response and aborts its work; 0 turns the check off. @default 30000
    */
@@ -208,6 +213,7 @@ export function loadConfig(env: Env): PlatformConfig {
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
     operationTimeoutMs: reader.integer('BOS_OPERATION_TIMEOUT_MS', 30_000, 100, 900_000),
+    maxStreamEventBytes: reader.integer('MCP_STREAM_MAX_EVENT_BYTES', 10_485_760, 1024, 209_715_200),
     responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');

@@ -47,6 +47,13 @@ export { isEventStream, responseMetadata, toStreamingResult, writeResponse } fro
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
 export { DynamoDbTaskStore, INLINE_BYTES } from './dynamodb-task-store.js';
 export type { DynamoDbTaskStoreOptions } from './dynamodb-task-store.js';
+export { CallRecord, sessionDigest } from './call-record.js';
+export type { CallCompleteness, SourceTally } from './call-record.js';
+export { DEFAULT_NAMESPACE, DIMENSION, METRIC, publishCallMetrics } from './call-metrics.js';
+export { InvocationTelemetry } from './call-telemetry.js';
+export type { InvocationTelemetryOptions, OperationFigures, SourceFigures } from './call-telemetry.js';
+export { createPowertoolsLogger, DEFAULT_SERVICE_NAME, loggerPort } from './powertools-logger.js';
+export type { PowertoolsLoggerOptions } from './powertools-logger.js';
 export { LambdaTaskLauncher, TaskLaunchError } from './lambda-task-launcher.js';
 export type { LambdaTaskLauncherOptions } from './lambda-task-launcher.js';
 export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './task-worker-event.js';

@@ -5,6 +5,7 @@
  * invocation.
  */
 import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
+import type { InvocationTelemetry } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
@@ -32,6 +33,7 @@ export function servesPlatformPath(path: string): boolean {
 export function composePlatform(
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger,
+  telemetry?: InvocationTelemetry,
 ): ComposedApp {
   const config = loadConfig(env);
   const missing = [
@@ -46,7 +48,11 @@ export function composePlatform(
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
-  const sources = composeSources(config, env, logger, items === undefined ? {} : { items });
+  const sources = composeSources(config, env, logger, {
+    ...(items === undefined ? {} : { items }),
+    ...(telemetry === undefined ? {} : { onRateLimitWait: (id, ms) => telemetry.rateLimitWait(id, ms) }),
+  });
+  telemetry?.setSourceKinds((id) => sources.kindOf(id));
   const verifier = createJwtVerifier({
     issuer: config.auth.issuer,
     audience: config.auth.audience,
@@ -64,12 +70,15 @@ export function composePlatform(
     deadlineReserveMs: config.deadlineReserveMs,
     operationTimeoutMs: config.operationTimeoutMs,
     logger,
+    ...(telemetry === undefined ? {} : { telemetry: telemetry.operations }),
     serverOptions: {
       name: 'bos-platform',
       version: '0.1.0',
       ...composeStores(config),
+      maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
       logger,
+      ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),
     },
   });
   return {

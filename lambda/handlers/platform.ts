@@ -30,6 +30,6 @@ const environment = inLambdaRuntime
 export const handler = createRestEntry({
   component: 'platform',
   serves: servesPlatformPath,
-  compose: (logger) => composePlatform(environment, logger),
+  compose: (logger, telemetry) => composePlatform(environment, logger, telemetry),
   prepareAtInit: inLambdaRuntime,
 });

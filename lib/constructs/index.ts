@@ -1,7 +1,11 @@
 export { platformAccessLogFormat } from './access-log-format.js';
 export { DataTables } from './data-tables.js';
 export type { DataTableSpec, DataTableSpecs, DataTablesProps, KeyAttributeSpec } from './data-tables.js';
-export { DEFAULT_SOURCE_ERROR_THRESHOLD, DURATION_ALARM_RATIO, PlatformAlarms } from './platform-alarms.js';
+export {
+  DEFAULT_SOURCE_ERROR_RATE_PERCENT,
+  DURATION_ALARM_RATIO,
+  PlatformAlarms,
+} from './platform-alarms.js';
 export type { PlatformAlarmsProps } from './platform-alarms.js';
 export { PlatformDashboard } from './platform-dashboard.js';
 export type { PlatformDashboardProps } from './platform-dashboard.js';
@@ -9,7 +13,7 @@ export {
   METRICS_NAMESPACE,
   METRICS_SERVICE,
   PLATFORM_METRICS,
-  insightsSumByGroup,
+  insightsByGroup,
   searchExpression,
 } from './platform-metrics.js';
 export type { MetricScope, PlatformMetric } from './platform-metrics.js';

@@ -6,14 +6,15 @@ import { SnsAction } from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type { IFunction } from 'aws-cdk-lib/aws-lambda';
 import { Topic } from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
-import { PLATFORM_METRICS, insightsSumByGroup } from './platform-metrics.js';
+import { StackConfigError } from '../errors.js';
+import { PLATFORM_METRICS, insightsByGroup } from './platform-metrics.js';
 import type { MetricScope } from './platform-metrics.js';
 
 /** Share of the function timeout above which the p99 duration alarms (work is about to be cut off). */
 export const DURATION_ALARM_RATIO = 0.8;
 
-/** Default errors of one source in one 5-minute period that raise the per-source alarm. */
-export const DEFAULT_SOURCE_ERROR_THRESHOLD = 5;
+/** Default share of one source's reads, in percent, that failed in a 5-minute period and counts as bad. */
+export const DEFAULT_SOURCE_ERROR_RATE_PERCENT = 25;
 
 /** Props of {@link PlatformAlarms}. */
 export interface PlatformAlarmsProps {
@@ -31,10 +32,11 @@ export interface PlatformAlarmsProps {
   /** Namespace and service of the function's own metrics (the per-source alarm reads `SourceErrors`). */
   readonly metrics: MetricScope;
   /**
-   * Errors of one source (any contract code) in one 5-minute period that raise the per-source alarm.
-   * @default DEFAULT_SOURCE_ERROR_THRESHOLD
+   * Share of one source's reads, in percent (1-100), that ended in an error (any contract code) in a
+   * 5-minute period; 2 such periods out of 3 raise the per-source alarm.
+   * @default DEFAULT_SOURCE_ERROR_RATE_PERCENT
    */
-  readonly sourceErrorThreshold?: number;
+  readonly sourceErrorRatePercent?: number;
 }
 
 const PERIOD = Duration.minutes(5);
@@ -60,13 +62,14 @@ export class PlatformAlarms extends Construct {
       metric: IMetric,
       threshold: number,
       periods = 1,
+      datapoints = periods,
     ): Alarm => {
       const created = new Alarm(this, alarmId, {
         alarmDescription: description,
         metric,
         threshold,
         evaluationPeriods: periods,
-        datapointsToAlarm: periods,
+        datapointsToAlarm: datapoints,
         comparisonOperator: ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
         treatMissingData: TreatMissingData.NOT_BREACHING,
       });
@@ -105,17 +108,28 @@ export class PlatformAlarms extends Construct {
       2,
     );
     // Source ids come from the directory at run time: a Metrics Insights query grouped by source makes each
-    // source a contributor of one alarm, including sources added after deploy.
-    const sourceThreshold = props.sourceErrorThreshold ?? DEFAULT_SOURCE_ERROR_THRESHOLD;
+    // source a contributor of one alarm, including sources added after deploy. Each read publishes
+    // SourceErrors 0 or 1 per source, so its average is the share of the source's reads that failed.
+    const ratePercent = props.sourceErrorRatePercent ?? DEFAULT_SOURCE_ERROR_RATE_PERCENT;
+    if (!Number.isInteger(ratePercent) || ratePercent < 1 || ratePercent > 100)
+      throw new StackConfigError('invalid_context', `source error rate must be 1-100 %, got ${ratePercent}`);
     this.sourceErrors = alarm(
-      'SourceErrors',
-      `A source answered with an error (any contract code) ${sourceThreshold} or more times in 5 minutes; ` +
-        'the alarm names the source (source.type, source.id) as its contributor.',
-      insightsSumByGroup(props.metrics, PLATFORM_METRICS.sourceErrors, ['source.type', 'source.id'], {
-        label: 'Source errors per source',
-        period: PERIOD,
-      }),
-      sourceThreshold,
+      'SourceErrorRate',
+      `${ratePercent}% or more of one source's reads ended in an error (any contract code) in 2 of the last ` +
+        '3 five-minute periods; the alarm names the source (source.type, source.id) as its contributor.',
+      insightsByGroup(
+        props.metrics,
+        PLATFORM_METRICS.sourceErrorsPerRead,
+        'AVG',
+        ['source.type', 'source.id'],
+        {
+          label: 'Share of reads that failed, per source',
+          period: PERIOD,
+        },
+      ),
+      ratePercent / 100,
+      3,
+      2,
     );
   }
 }

@@ -77,7 +77,18 @@ export class PlatformDashboard extends Construct {
           ],
           'ms',
         ),
-        graph('Source errors by contract code', [searchExpression(m, PLATFORM_METRICS.sourceErrors, 'Sum')]),
+        graph('Source errors by contract code', [
+          searchExpression(m, PLATFORM_METRICS.sourceErrorsByCode, 'Sum'),
+        ]),
+      ],
+      [
+        graph('Source error rate (share of reads that failed)', [
+          searchExpression(m, PLATFORM_METRICS.sourceErrorsPerRead, 'Average'),
+        ]),
+        graph('Source pages and records', [
+          searchExpression(m, PLATFORM_METRICS.sourcePages, 'Sum', { label: 'pages ${LABEL}' }),
+          searchExpression(m, PLATFORM_METRICS.sourceRecords, 'Sum', { label: 'records ${LABEL}' }),
+        ]),
       ],
       [
         graph('Tool calls by completeness', [searchExpression(m, PLATFORM_METRICS.toolCalls, 'Sum')]),

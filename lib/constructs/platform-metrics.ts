@@ -29,7 +29,10 @@ export const PLATFORM_METRICS = {
   sourceFirstPageTime: { name: 'SourceFirstPageTime', dimensions: SOURCE },
   sourcePages: { name: 'SourcePages', dimensions: SOURCE },
   sourceRecords: { name: 'SourceRecords', dimensions: SOURCE },
-  sourceErrors: { name: 'SourceErrors', dimensions: [...SOURCE, 'error.type'] },
+  // Two dimension sets of one name: per read, 0 or the number of failed reads (its Average per source is the
+  // source's error rate), and per failure, 1 under its contract code.
+  sourceErrorsPerRead: { name: 'SourceErrors', dimensions: SOURCE },
+  sourceErrorsByCode: { name: 'SourceErrors', dimensions: [...SOURCE, 'error.type'] },
   sourceRateLimitWait: { name: 'SourceRateLimitWait', dimensions: SOURCE },
   sourceDeadlineHits: { name: 'SourceDeadlineHits', dimensions: SOURCE },
   coldStart: { name: 'ColdStart', dimensions: ['function_name'] },
@@ -69,12 +72,13 @@ export function searchExpression(
 }
 
 /**
- * A Metrics Insights query that sums a metric per group of dimensions: one series per group, each a
+ * A Metrics Insights query that aggregates a metric per group of dimensions: one series per group, each a
  * contributor of its own in an alarm (a multi-time-series alarm needs GROUP BY and ORDER BY).
  */
-export function insightsSumByGroup(
+export function insightsByGroup(
   scope: MetricScope,
   metric: PlatformMetric,
+  aggregate: 'SUM' | 'AVG' | 'MAX',
   groupBy: readonly string[],
   options: { label: string; period?: Duration },
 ): MathExpression {
@@ -82,8 +86,8 @@ export function insightsSumByGroup(
   const group = groupBy.map((d) => `"${d}"`).join(', ');
   return new MathExpression({
     expression:
-      `SELECT SUM(${metric.name}) FROM SCHEMA(${schema.join(', ')}) ` +
-      `WHERE service = '${scope.service}' GROUP BY ${group} ORDER BY SUM() DESC`,
+      `SELECT ${aggregate}(${metric.name}) FROM SCHEMA(${schema.join(', ')}) ` +
+      `WHERE service = '${scope.service}' GROUP BY ${group} ORDER BY ${aggregate}() DESC`,
     label: options.label,
     period: options.period ?? Duration.minutes(5),
   });

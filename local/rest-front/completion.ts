@@ -58,7 +58,9 @@ export async function sendCompletion(
     for await (const chunk of body) void chunk;
     return { notice, outcome: 'answered', ...(statusCode === undefined ? {} : { statusCode }) };
   } catch (error) {
-    log('warn', 'the function failed a stream completion invocation', { error: describeError(error) });
+    // The stack shutting down is no failure of the function's.
+    if ((error as { code?: unknown } | null)?.code !== 'closed')
+      log('warn', 'the function failed a stream completion invocation', { error: describeError(error) });
     return { notice, outcome: 'failed', error: describeError(error) };
   }
 }

@@ -49,7 +49,7 @@ describe('stack props from CDK context', () => {
         throttleRateLimit: '10',
         tracing: 'true',
         alarmTopicArn: 'arn:aws:sns:eu-west-1:111122223333:ops',
-        sourceErrorThreshold: '3',
+        sourceErrorRatePercent: '10',
         domainName: 'mcp.example.com',
         certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',
       }),
@@ -63,7 +63,7 @@ describe('stack props from CDK context', () => {
     assert.deepEqual(props.throttling, { rateLimit: 10, burstLimit: 100 });
     assert.equal(props.tracing, true);
     assert.equal(props.alarmTopicArn, 'arn:aws:sns:eu-west-1:111122223333:ops');
-    assert.equal(props.sourceErrorThreshold, 3);
+    assert.equal(props.sourceErrorRatePercent, 10);
     assert.deepEqual(props.customDomain, {
       domainName: 'mcp.example.com',
       certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',

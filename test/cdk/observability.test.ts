@@ -13,7 +13,7 @@ const TOPIC = 'arn:aws:sns:eu-west-1:111122223333:ops';
 const app = new App();
 // Both stacks exist before the first synth: CDK forbids changing the tree after it.
 const devStack = addStack(app, { stage: 'dev' });
-const prodStack = addStack(app, { stage: 'prod', alarmTopicArn: TOPIC, sourceErrorThreshold: 3 });
+const prodStack = addStack(app, { stage: 'prod', alarmTopicArn: TOPIC, sourceErrorRatePercent: 10 });
 const dev = Template.fromStack(devStack);
 const prod = Template.fromStack(prodStack);
 
@@ -73,6 +73,9 @@ describe('dashboard', () => {
     assert.deepEqual(graph('Source errors by contract code').expressions, [
       search('SourceErrors', ['source.type', 'source.id', 'error.type'], 'Sum'),
     ]);
+    assert.deepEqual(graph('Source error rate').expressions, [
+      search('SourceErrors', ['source.type', 'source.id'], 'Average'),
+    ]);
   });
 
   it('graphs Lambda throttles beside errors, and cold starts from the Powertools ColdStart metric', () => {
@@ -108,26 +111,29 @@ describe('alarms', () => {
     return alarm.Properties ?? {};
   };
 
-  it('watches errors per source with one Metrics Insights query grouped by source (each source a contributor)', () => {
+  it('watches the share of failed reads per source with one Metrics Insights query grouped by source', () => {
     const alarm = sourceAlarm(dev);
     assert.deepEqual(alarm.Metrics, [
       {
         Id: 'expr_1',
-        Label: 'Source errors per source',
+        Label: 'Share of reads that failed, per source',
         Period: 300,
         ReturnData: true,
+        // The per-read set (no error.type): each read publishes 0 or its failures, so AVG is the error rate.
         Expression:
-          'SELECT SUM(SourceErrors) FROM SCHEMA("BosMcp", "source.type", "source.id", "error.type", "service") ' +
-          `WHERE service = 'bos-mcp' GROUP BY "source.type", "source.id" ORDER BY SUM() DESC`,
+          'SELECT AVG(SourceErrors) FROM SCHEMA("BosMcp", "source.type", "source.id", "service") ' +
+          `WHERE service = 'bos-mcp' GROUP BY "source.type", "source.id" ORDER BY AVG() DESC`,
       },
     ]);
-    assert.equal(alarm.Threshold, 5);
+    assert.equal(alarm.Threshold, 0.25);
+    assert.equal(alarm.EvaluationPeriods, 3);
+    assert.equal(alarm.DatapointsToAlarm, 2);
     assert.equal(alarm.ComparisonOperator, 'GreaterThanOrEqualToThreshold');
     assert.equal(alarm.TreatMissingData, 'notBreaching');
   });
 
-  it('takes the per-source threshold from the stack props (context sourceErrorThreshold)', () => {
-    assert.equal(sourceAlarm(prod).Threshold, 3);
+  it('takes the per-source error rate from the stack props (context sourceErrorRatePercent)', () => {
+    assert.equal(sourceAlarm(prod).Threshold, 0.1);
   });
 
   it('covers 5xx, function errors, throttles, duration and sources, each once', () => {

@@ -156,6 +156,7 @@ export async function callTool(
       store: { store: rt.streams, sessionId: session.sessionId, streamId },
     }),
     keepaliveMs: rt.options.keepaliveMs,
+    maxEventBytes: rt.options.maxStreamEventBytes,
     logger: rt.logger,
     onCancel: () => {
       if (cancelOnDisconnect) controller.abort(new RequestCancelledError('client_disconnected'));

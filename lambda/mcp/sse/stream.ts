@@ -12,14 +12,14 @@ import type { JsonRpcId, Logger, StreamStore } from '../types.js';
 import { commentFrame, encodeEventFrame, encodeFrame, encodeJsonEventFrame, primingFrame } from './writer.js';
 
 /**
- * Largest final message stored for replay: DynamoDB items are capped at 400 KB and reference-runtime-lessons §5
- * item 7 keeps inline events at or below 358,400 B (`lambda/aws/dynamodb-stream-store.ts` refuses larger ones).
- * There is no S3 spill, so a larger final message is delivered live and replaced in the store (see `finish`).
+ * Largest JSON-RPC message one SSE event may carry (`MCP_STREAM_MAX_EVENT_BYTES`, the method surface's hard
+ * maximum for one logical stream event): 10 MiB.
  */
-export const MAX_STORED_EVENT_BYTES = 358_400;
+export const MAX_STREAM_EVENT_BYTES = 10 * 1024 * 1024;
 
-/** Stored in place of a final message too large to replay (docs/mcp-runtime.md "Streaming (SSE)"). */
+/** Stored in place of a final message the store would not take (docs/mcp-runtime.md "Streaming (SSE)"). */
 const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too large to replay');
+const notReplayable = new McpError(JsonRpcCode.InternalError, 'Result could not be stored for replay');
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -36,8 +36,17 @@ export interface SseStreamOptions {
   onCancel: () => void;
   /** Bytes queued before `ready()` waits. @default 65536 */
   highWaterMark?: number;
-  /** Largest final message (UTF-8 bytes) stored for replay. @default MAX_STORED_EVENT_BYTES */
+  /**
+   * Largest final message (UTF-8 bytes) stored for replay; a larger one is replaced in the store by a JSON-RPC
+   * error. @default no bound of its own: the store decides, and a final message it refuses is replaced the same way
+   */
   maxStoredEventBytes?: number;
+  /**
+   * Largest message (UTF-8 bytes) of one event. An event over it fails the call closed: it and every later
+   * notification are dropped and the final message becomes a `-32603` "Stream event too large" error for the
+   * request (`data.maxEventBytes`). @default MAX_STREAM_EVENT_BYTES
+   */
+  maxEventBytes?: number;
 }
 
 /** A resumable SSE response body. */
@@ -55,6 +64,8 @@ export class SseStream {
   #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
+  /** An event went over `maxEventBytes`: later notifications are dropped and the final becomes an error. */
+  #overflowed = false;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -129,9 +140,9 @@ export class SseStream {
 
   /**
    * Sends the final message, closes the stored stream and ends the body. Never rejects. With a store, a final
-   * message over `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for
-   * `requestId` in its place (same event id): a client that resumes after losing it learns that the result
-   * cannot be replayed instead of waiting for a frame that will never come.
+   * message the store refuses (or one over `maxStoredEventBytes`) is still delivered live in full, but the store
+   * keeps a JSON-RPC error for `requestId` in its place (same event id): a client that resumes after losing it
+   * learns that the result cannot be replayed instead of waiting for a frame that will never come.
    */
   async finish(final: string, requestId?: JsonRpcId): Promise<void> {
     this.#persisted(final, requestId ?? null);
@@ -150,19 +161,48 @@ export class SseStream {
    * `finalFor` (the request id of a final message) turns on the replay size bound; `stringified` says the data
    * came from `JSON.stringify` (one line).
    */
-  #persisted(data: string, finalFor?: JsonRpcId | null, stringified = false): void {
-    const encode = stringified ? encodeJsonEventFrame : encodeEventFrame;
+  #persisted(input: string, finalFor?: JsonRpcId | null, stringified = false): void {
+    const data = this.#bounded(input, finalFor);
+    if (data === undefined) return;
+    const encode = stringified && data === input ? encodeJsonEventFrame : encodeEventFrame;
     if (this.#options.store === undefined) {
       this.#step(() => this.#write(encode(data, undefined, 'message')), data.length);
       return;
     }
     this.#step(async () => {
-      const tooLarge = finalFor !== undefined && utf8Bytes(data) > this.#maxStored();
-      const id = await this.#append(tooLarge ? this.#standIn(finalFor) : data);
+      const max = this.#options.maxStoredEventBytes;
+      const tooLarge = finalFor !== undefined && max !== undefined && utf8Bytes(data) > max;
+      let id = await this.#append(tooLarge ? this.#standIn(finalFor, tooLargeToReplay) : data);
+      // A final message the store refused (too large for it, or a failed write): a resuming client must
+      // still learn that its result will not come, so an error takes its place under the same id.
+      if (id === undefined && finalFor !== undefined && !tooLarge)
+        id = await this.#append(this.#standIn(finalFor, notReplayable));
       if (id === undefined && data === '') return;
       if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
       else this.#write(encode(data, id, 'message'));
     }, data.length);
+  }
+
+  /**
+   * Applies `maxEventBytes` (MCP_STREAM_MAX_EVENT_BYTES): the data to send, or `undefined` to drop the event.
+   * Measured in UTF-8 bytes, but only when the string could exceed the bound (at most 3 bytes per UTF-16 unit).
+   */
+  #bounded(data: string, finalFor: JsonRpcId | null | undefined): string | undefined {
+    const max = this.#options.maxEventBytes ?? MAX_STREAM_EVENT_BYTES;
+    const over = data.length * 3 > max && utf8Bytes(data) > max;
+    if (over && !this.#overflowed) {
+      this.#overflowed = true;
+      this.#options.logger.warn('stream event over the event size limit; the call fails', {
+        eventBytes: utf8Bytes(data),
+        maxEventBytes: max,
+      });
+    }
+    if (!this.#overflowed) return data;
+    if (finalFor === undefined) return undefined;
+    return errorJson(
+      finalFor,
+      new McpError(JsonRpcCode.InternalError, 'Stream event too large', { data: { maxEventBytes: max } }),
+    );
   }
 
   /** Stores an event; on failure the frame is still delivered live, just not replayable (no id). */
@@ -177,13 +217,13 @@ export class SseStream {
     }
   }
 
-  #maxStored(): number {
-    return this.#options.maxStoredEventBytes ?? MAX_STORED_EVENT_BYTES;
-  }
-
-  #standIn(requestId: JsonRpcId | null): string {
-    this.#options.logger.warn('final message too large to store for replay');
-    return errorJson(requestId, tooLargeToReplay);
+  #standIn(requestId: JsonRpcId | null, error: McpError): string {
+    this.#options.logger.warn(
+      error === tooLargeToReplay
+        ? 'final message too large to store for replay'
+        : 'final message not stored for replay; an error is stored in its place',
+    );
+    return errorJson(requestId, error);
   }
 
   /**

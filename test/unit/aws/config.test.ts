@@ -38,6 +38,7 @@ describe('environment configuration', () => {
     assert.deepEqual(config.allowedOrigins, ['https://claude.ai', 'https://claude.com']);
     assert.equal(config.deadlineReserveMs, 1000);
     assert.equal(config.operationTimeoutMs, 30_000);
+    assert.equal(config.maxStreamEventBytes, 10_485_760);
     assert.equal(config.auth, undefined);
   });
 
