@@ -85,6 +85,18 @@ export class StoreUnavailableError extends Error {
   }
 }
 
+/**
+ * The task store cannot answer (network, throttling, outage). A `StoreUnavailableError` of the `task`
+ * store, so a request that needed it gets the one outage answer: HTTP 503 with `Retry-After` and
+ * -32603 "task store unavailable".
+ */
+export class TaskStoreUnavailableError extends StoreUnavailableError {
+  constructor(message = 'task store unavailable', options?: { cause?: unknown }) {
+    super('task', message, options);
+    this.name = 'TaskStoreUnavailableError';
+  }
+}
+
 /** Thrown by a `SessionStore` whose backend cannot answer; the runtime answers HTTP 503 at once. */
 export class SessionStoreUnavailableError extends StoreUnavailableError {
   constructor(message = 'session store unavailable', options?: { cause?: unknown }) {

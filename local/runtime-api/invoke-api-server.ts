@@ -123,7 +123,11 @@ async function route(
 }
 
 /** A synchronous invocation: the function's whole answer, or its error document. */
-async function requestResponse(options: InvokeApiOptions, event: unknown, res: ServerResponse): Promise<void> {
+async function requestResponse(
+  options: InvokeApiOptions,
+  event: unknown,
+  res: ServerResponse,
+): Promise<void> {
   try {
     const response = await options.invoke(event);
     const chunks: Buffer[] = [];

@@ -235,7 +235,7 @@ function resourceContent(content: SetupResourceContent): ResourceContent {
     uri: content.uri,
     ...optional('mimeType', content.mime_type),
     ...(content.blob === undefined ? { text: content.text ?? '' } : { blob: content.blob }),
-  } as ResourceContent;
+  };
 }
 
 function registerTool(server: McpServer, tool: SetupTool): void {

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-return -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * The fixture runner maps every `setup.mcp` field the AppTheory fixture schema defines, including those no
  * vector uses yet: a setup naming each of them builds a server whose wire answers carry them. Every

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * MCP tasks on the whole local stack, as clients and operators meet them: another principal's task is
  * answered exactly like an unknown id by every task method in both protocol shapes; a task store that
@@ -37,9 +37,23 @@ const unknownId = (): string => randomBytes(16).toString('hex');
 describe('MCP tasks on the local stack: binding, outage, SDK client', javaSuite(300_000), () => {
   let bos: BosStack;
 
+  /**
+   * Opens a session, trying again after a 503 as a client told `Retry-After` does: the first requests
+   * after the stack starts may meet a DynamoDB Local still warming up on a loaded machine.
+   */
+  const opened = async (token: string) => {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await openSession(bos.url, token, { tasks: {} });
+      } catch (error) {
+        if (attempt === 3 || !String(error).includes('HTTP 503')) throw error;
+        await sleep(1000);
+      }
+    }
+  };
   const session = async (user: 'dev-user' | 'outsider') => {
     const token = bos.token(user);
-    const { sessionId } = await openSession(bos.url, token, { tasks: {} });
+    const { sessionId } = await opened(token);
     /** One request with a fixed JSON-RPC id, so two answers can be compared byte for byte. */
     return async (method: string, params: Record<string, unknown>) => {
       const response = await post(bos.url, {

@@ -1,4 +1,4 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON; the assertions check their shape */
 /**
  * Task rounds in their own invocation, through the whole local stack: the function invokes itself
  * asynchronously through the stack's Invoke API, and the round runs as a separate invocation on a runtime

@@ -4,7 +4,6 @@
  * worker share it). A task is addressed by its owner (the principal it is bound to) and its id, so a
  * lookup under another principal finds nothing, exactly like an unknown id.
  */
-import { StoreUnavailableError } from '../errors.js';
 import type { JsonObject, JsonRpcErrorObject, Principal, ProtocolShape } from '../types/wire.js';
 
 /** Task statuses, spelled as both protocol revisions spell them. */
@@ -73,7 +72,7 @@ export interface TaskPage {
 /**
  * Task persistence. `get` returns what is stored, expired or not: the runtime checks `expiresAt` itself on
  * every read because DynamoDB deletes expired items late. Implementations throw
- * `TaskStoreUnavailableError` when the backend cannot answer.
+ * `TaskStoreUnavailableError` (errors.ts) when the backend cannot answer.
  */
 export interface TaskStore {
   /**
@@ -98,17 +97,5 @@ export class TaskExistsError extends Error {
   constructor() {
     super('task id already exists');
     this.name = 'TaskExistsError';
-  }
-}
-
-/**
- * The task store cannot answer (network, throttling, outage). A `StoreUnavailableError` of the `task`
- * store, so a request that needed it gets the one outage answer: HTTP 503 with `Retry-After` and
- * -32603 "task store unavailable".
- */
-export class TaskStoreUnavailableError extends StoreUnavailableError {
-  constructor(message = 'task store unavailable', options?: { cause?: unknown }) {
-    super('task', message, options);
-    this.name = 'TaskStoreUnavailableError';
   }
 }

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
+import type { Context } from 'aws-lambda';
 import { taskWorkerEvent, taskWorkerRef } from '../../../lambda/aws/index.js';
 import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
 import type { TaskRef, TaskRoundContext } from '../../../lambda/mcp/index.js';
@@ -66,7 +66,7 @@ describe('the task worker invocation', () => {
   it('sends REST events to the app and never to a task round', async () => {
     const { handler, rounds, requests } = recordingEntry();
     await handler(
-      mcpPostEvent({ jsonrpc: '2.0', id: 1, method: 'ping' }) as APIGatewayProxyEvent,
+      mcpPostEvent({ jsonrpc: '2.0', id: 1, method: 'ping' }),
       new FakeResponseStream(),
       lambdaContext(),
     );
