@@ -23,6 +23,7 @@ import { callMethod, discoverResult, serverInfo } from './methods.js';
 import { startEarlyPreflight } from './early-preflight.js';
 import type { EarlyPreflight } from './early-preflight.js';
 import { callTool } from './tools-call.js';
+import { streamTaskResult } from './task-result-stream.js';
 import { BatchBudget, mapBounded, tooManyElements } from './batch-limits.js';
 import type { BatchPart } from './batch-limits.js';
 
@@ -123,6 +124,10 @@ async function request(
     if (message.method === 'tools/call') {
       const answer = await callTool(rt, input.scope, input.respond, session, message, allowStream, early);
       return answer.kind === 'json' ? answer.body : answer.response;
+    }
+    if (message.method === 'tasks/result') {
+      const answer = await streamTaskResult(rt, input.scope, input.respond, session, message, allowStream);
+      if (answer !== undefined) return answer.kind === 'json' ? answer.body : answer.response;
     }
     return resultJson(message.id, await callMethod(rt, input.scope, session, message));
   } catch (error) {

@@ -90,32 +90,70 @@ export async function callSessionfulTaskMethod(
     if (terminalStatuses.has(current.status)) throw new InvalidParamsError('task already terminal');
     return task2025(await tasks.cancel(scope, taskId));
   }
-  return result(await waitTerminal(rt, tasks, scope, taskId, ctx.deadline));
+  return taskResult(await waitTerminal(rt, tasks, scope, taskId, ctx.deadline));
 }
 
-/** Polls until the task is terminal, within the invocation's budget (tasks/result blocks). */
-async function waitTerminal(
+/** A `tasks/result` about to wait: whose task it is, and the task as first read (unknown ids throw here). */
+export interface TaskResultStart {
+  scope: TaskScope;
+  record: TaskRecord;
+}
+
+/**
+ * The checks of a `tasks/result` that come before any byte of its answer: a valid `taskId` of a task this
+ * caller may see in this session. Its failures are ordinary JSON-RPC errors, never stream frames.
+ */
+export async function startTaskResult(
+  tasks: TaskService,
+  request: JsonRpcRequest,
+  ctx: McpRequestContext,
+): Promise<TaskResultStart> {
+  const scope: TaskScope = {
+    owner: ownerOf(ctx.principal),
+    ...(ctx.sessionId !== undefined && { sessionId: ctx.sessionId }),
+  };
+  const taskId = request.params?.taskId;
+  if (typeof taskId !== 'string' || taskId === '')
+    throw new InvalidParamsError('Invalid params: taskId is required');
+  return { scope, record: await tasks.read(scope, taskId) };
+}
+
+/**
+ * Polls until the task is terminal, within the invocation's budget (tasks/result blocks). `onRecord` sees
+ * every record read, the terminal one included; `signal` stops the wait early (the client went away).
+ */
+export async function waitTerminal(
   rt: Runtime,
   tasks: TaskService,
   scope: TaskScope,
   taskId: string,
   deadline: number | undefined,
+  onRecord?: (record: TaskRecord) => void,
+  signal?: AbortSignal,
 ): Promise<TaskRecord> {
   const budgetEnd =
     Math.min(deadline ?? Infinity, rt.clock() + rt.options.toolTimeoutMs) - rt.options.deadlineReserveMs;
   for (;;) {
     const record = await tasks.read(scope, taskId);
+    onRecord?.(record);
     if (terminalStatuses.has(record.status)) return record;
     const wait = Math.min(record.pollIntervalMs, 250);
     if (rt.clock() + wait >= budgetEnd) {
       throw new McpError(JsonRpcCode.RequestTimeout, 'Task still running: call tasks/result again');
     }
-    await sleep(wait);
+    await sleep(wait, undefined, signal === undefined ? undefined : { signal });
   }
 }
 
+/**
+ * `notifications/tasks/status` for a task as `tasks/get` returns it, related to the task through `_meta`.
+ */
+export function taskStatusNotification(record: TaskRecord): JsonObject {
+  return { ...task2025(record), _meta: { [relatedTaskKey]: { taskId: record.taskId } } };
+}
+
 /** The underlying result of a terminal task, related to it through `_meta` (or its error). */
-function result(record: TaskRecord): JsonObject {
+export function taskResult(record: TaskRecord): JsonObject {
   const related = { [relatedTaskKey]: { taskId: record.taskId } };
   if (record.status === 'completed' && record.result !== undefined) {
     const meta = isObject(record.result._meta) ? record.result._meta : {};

@@ -1,11 +1,11 @@
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument -- response bodies are untyped wire JSON */
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-explicit-any -- response bodies are untyped wire JSON */
 /** MCP 2025-11-25 tasks in the session-ful shape, through `McpServer.handle` on the in-memory store. */
 import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { InMemoryTaskStore } from '../../../../lambda/mcp/index.js';
 import type { McpInvocationContext, McpServer } from '../../../../lambda/mcp/index.js';
-import { inSession, initialize, makeServer, post, readJson, rpc } from '../helpers.js';
+import { inSession, initialize, makeServer, parseSse, post, readJson, rpc } from '../helpers.js';
 
 const alice: McpInvocationContext = { principal: { subject: 'alice', scopes: [] } };
 const bob: McpInvocationContext = { principal: { subject: 'bob', scopes: [] } };
@@ -33,8 +33,18 @@ async function send(
   method: string,
   params: Record<string, unknown>,
   ctx = alice,
+  headers: Record<string, string> = {},
 ) {
-  return readJson(await mcp.handle(post(rpc(1, method, params), inSession(sessionId)), ctx));
+  return readJson(
+    await mcp.handle(post(rpc(1, method, params), { ...inSession(sessionId), ...headers }), ctx),
+  );
+}
+
+/** The response message of a JSON answer, or the last message of an SSE one. */
+async function finalMessage(res: Response): Promise<{ body: any }> {
+  if (!(res.headers.get('content-type') ?? '').startsWith('text/event-stream')) return readJson(res);
+  const events = parseSse(await res.text()).filter((block) => block.data !== undefined && block.data !== '');
+  return { body: JSON.parse(events[events.length - 1]?.data ?? 'null') };
 }
 
 describe('2025-11-25 tasks in the session-ful shape', () => {
@@ -63,7 +73,12 @@ describe('2025-11-25 tasks in the session-ful shape', () => {
     assert.deepEqual(created.body.result._meta, {
       'io.modelcontextprotocol/related-task': { taskId: task.taskId },
     });
-    const result = await send(mcp, sessionId, 'tasks/result', { taskId: task.taskId });
+    // The task may still be working: the answer is then an SSE stream that ends with the result.
+    const answer = await mcp.handle(
+      post(rpc(1, 'tasks/result', { taskId: task.taskId }), inSession(sessionId)),
+      alice,
+    );
+    const result = await finalMessage(answer);
     assert.deepEqual(result.body.result, {
       content: [{ type: 'text', text: 'done' }],
       structuredContent: { ms: 30 },
