@@ -2,7 +2,8 @@
  * MCP 2025-11-25 tasks in the session-ful shape (experimental core): `execution.taskSupport` enforced on
  * `tools/call` (a task for a `forbidden` tool, or a plain call of a `required` one, is -32601),
  * task-augmented calls answered with `CreateTaskResult { task }`, and `tasks/get`, `tasks/result`
- * (blocking until terminal, bounded by the invocation's budget), `tasks/list` (this caller's tasks of this
+ * (blocking until terminal, bounded by the invocation's budget; `dispatch/task-result-stream.ts` answers it
+ * as SSE with `notifications/tasks/status`), `tasks/list` (this caller's tasks of this
  * session, cursor-paged) and `tasks/cancel` (-32602 on a terminal task). Tasks are bound to the principal
  * and the session; anything else reads as an unknown id.
  */
