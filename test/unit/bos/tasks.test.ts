@@ -5,6 +5,7 @@ import { describe, it } from 'node:test';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
 import { InMemoryTaskStore } from '../../../lambda/mcp/index.js';
 import type { TaskRecord } from '../../../lambda/mcp/index.js';
+import { parseSseBody } from '../../helpers/sse.js';
 import { createHarness } from './platform-harness.js';
 
 /** Records every status message written, to observe progress without timing. */
@@ -35,7 +36,17 @@ describe('BOS tools as tasks', () => {
     ).json()) as { result: { task: { taskId: string; status: string } } };
     assert.equal(created.result.task.status, 'working');
     const taskId = created.result.task.taskId;
-    const result = (await (await session.rpc('tasks/result', { taskId })).json()) as {
+    // While the task runs, tasks/result answers as an SSE stream: task status notifications, then the
+    // result as the last event (plain JSON if the task had already ended).
+    const answer = await session.rpc('tasks/result', { taskId });
+    const text = await answer.text();
+    const events = answer.headers.get('content-type')?.startsWith('text/event-stream')
+      ? parseSseBody(text).items.flatMap((item) =>
+          item.kind === 'event' && item.data !== '' ? [JSON.parse(item.data) as Record<string, unknown>] : [],
+        )
+      : [JSON.parse(text) as Record<string, unknown>];
+    for (const status of events.slice(0, -1)) assert.equal(status.method, 'notifications/tasks/status');
+    const result = events[events.length - 1] as {
       result: Record<string, unknown> & { _meta: Record<string, unknown> };
     };
     const { 'io.modelcontextprotocol/related-task': related, ...meta } = result.result._meta;
