@@ -185,6 +185,33 @@ describe('notifications/tasks/status on the tasks/result stream', () => {
   );
 
   it(
+    'ends the stream with the cancelled status and the error when the task is cancelled while it waits',
+    { timeout: 20_000 },
+    async () => {
+      const [first, second] = [gate(), gate()];
+      const mcp = server(first.wait, second.wait);
+      const sessionId = await initialize(mcp, undefined, alice);
+      const taskId = await startTask(mcp, sessionId);
+      const res = await send(mcp, sessionId, 'tasks/result', { taskId });
+      assert.ok(res.body);
+      const next = messages(res.body);
+      assert.equal((await next()).params.status, 'working');
+      const cancelled = await readJson(await send(mcp, sessionId, 'tasks/cancel', { taskId }));
+      assert.equal(cancelled.body.result.status, 'cancelled');
+      const status = await next();
+      assert.equal(status.method, 'notifications/tasks/status');
+      assert.equal(status.params.status, 'cancelled');
+      const final = await next();
+      assert.equal(final.id, 7);
+      assert.equal(final.error.code, -32602);
+      assert.deepEqual(final.error.data, { [related]: { taskId } });
+      first.open();
+      second.open();
+      await mcp.settled();
+    },
+  );
+
+  it(
     'answers another principal with the unknown-id error and opens no stream',
     { timeout: 20_000 },
     async () => {
