@@ -8,7 +8,12 @@
  * only separators change there, and inside strings only non-ASCII characters do. One pass over the UTF-8 bytes
  * does both: on 17,000 records (4.6 MB of text) it took a fifth to a tenth of the time of the regular-expression
  * rewrites tried (a callback per string token; an indented `JSON.stringify` and two replaces).
+ *
+ * A result's text is written in pieces, one per record (`structuredTextPieces`): on Node 22, stringifying and
+ * rewriting 18,500 records one by one costs a fraction of doing it to the whole 9 MB text at once, and the final
+ * SSE frame then escapes the pieces one by one instead of one multi-megabyte string (`TextPieces`).
  */
+import { isPlainObject } from '../../mcp/index.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -30,8 +35,44 @@ function writeUnit(out: Uint8Array, at: number, unit: number): number {
 
 /** The contract-style JSON text of `value` (`null` when it has none, as for `undefined`). */
 export function structuredText(value: unknown): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) return 'null';
+  return [...structuredTextPieces(value)].join('');
+}
+
+/**
+ * `structuredText(value)` in pieces: plain objects and arrays are walked, and each array element (a record) is
+ * one `JSON.stringify` and one rewrite.
+ */
+export function* structuredTextPieces(value: unknown): Generator<string, void, undefined> {
+  if (Array.isArray(value)) {
+    yield '[';
+    for (let i = 0; i < value.length; i++) yield (i === 0 ? '' : ', ') + contractJson(value[i]);
+    yield ']';
+  } else if (isPlainObject(value)) {
+    let separator = '{';
+    for (const key of Object.keys(value)) {
+      const item = value[key];
+      if (Array.isArray(item) || isPlainObject(item)) {
+        yield `${separator}${contractJson(key)}: `;
+        yield* structuredTextPieces(item);
+      } else {
+        const text = JSON.stringify(item) as string | undefined;
+        if (text === undefined) continue;
+        yield `${separator}${contractJson(key)}: ${rewrite(text)}`;
+      }
+      separator = ', ';
+    }
+    yield separator === '{' ? '{}' : '}';
+  } else yield contractJson(value);
+}
+
+/** The contract form of one value's JSON (`null` when it has none). */
+function contractJson(value: unknown): string {
+  const json = JSON.stringify(value) as string | undefined;
+  return json === undefined ? 'null' : rewrite(json);
+}
+
+/** `JSON.stringify` output rewritten to the contract form. */
+function rewrite(json: string): string {
   const source = Buffer.from(json, 'utf8');
   // At most 3 output bytes per input byte: a 2-byte character becomes a 6-byte escape.
   const out = Buffer.allocUnsafe(source.length * 3);

@@ -5,7 +5,7 @@
  * nothing but the not-yet-read frames is held in memory. Keepalive comments fill idle gaps. `finish`
  * always ends the stream, whatever failed before.
  */
-import { JsonRpcCode, McpError } from '../errors.js';
+import { JsonRpcCode, McpError, toWireError } from '../errors.js';
 import { errorJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { JsonRpcId, Logger, StreamStore } from '../types.js';
@@ -20,6 +20,9 @@ export const MAX_STORED_EVENT_BYTES = 358_400;
 
 /** Stored in place of a final message too large to replay (docs/mcp-runtime.md "Streaming (SSE)"). */
 const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too large to replay');
+
+/** UTF-16 units gathered from a final message's pieces before they are encoded and enqueued as one chunk. */
+const FINAL_CHUNK_UNITS = 65_536;
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
 
@@ -55,6 +58,8 @@ export class SseStream {
   #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
+  /** True while a final message given as pieces is half written. */
+  #midFrame = false;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -128,13 +133,26 @@ export class SseStream {
   }
 
   /**
-   * Sends the final message, closes the stored stream and ends the body. Never rejects. With a store, a final
-   * message over `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for
-   * `requestId` in its place (same event id): a client that resumes after losing it learns that the result
-   * cannot be replayed instead of waiting for a frame that will never come.
+   * Sends the final message, closes the stored stream and ends the body. Never rejects. The message may be given
+   * as pieces (`jsonPieces`): without a store they are encoded into chunks of about `FINAL_CHUNK_UNITS` as they
+   * come, waiting for the consumer between chunks, so no multi-megabyte string or buffer is ever built; with a
+   * store they are joined (the store keeps whole messages). With a store, a final message over
+   * `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for `requestId` in
+   * its place (same event id): a client that resumes after losing it learns that the result cannot be replayed
+   * instead of waiting for a frame that will never come.
    */
-  async finish(final: string, requestId?: JsonRpcId): Promise<void> {
-    this.#persisted(final, requestId ?? null);
+  async finish(final: string | Iterable<string>, requestId?: JsonRpcId): Promise<void> {
+    if (typeof final !== 'string' && this.#options.store === undefined) {
+      this.#step(() => this.#sendPieces(final, requestId ?? null));
+    } else {
+      let message: string;
+      try {
+        message = typeof final === 'string' ? final : [...final].join('');
+      } catch (error) {
+        message = this.#unserialisable(requestId ?? null, error);
+      }
+      this.#persisted(message, requestId ?? null);
+    }
     await this.#chain;
     const { store: target, logger } = this.#options;
     await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
@@ -144,6 +162,52 @@ export class SseStream {
       this.#end();
       this.#controller.close();
     }
+  }
+
+  /**
+   * Writes a final message given as pieces as one frame. A piece that fails before the first chunk is out turns
+   * into an error frame; after it, no frame can follow an unfinished one, so the body just ends (SSE parsers drop
+   * the unfinished frame and the client sees no final response).
+   */
+  async #sendPieces(pieces: Iterable<string>, requestId: JsonRpcId | null): Promise<void> {
+    let chunk = 'event: message\ndata: ';
+    let started = false;
+    this.#midFrame = true;
+    try {
+      for (const piece of pieces) {
+        chunk += piece;
+        if (chunk.length < FINAL_CHUNK_UNITS) continue;
+        started = true;
+        await this.#enqueue(encodeFrame(chunk));
+        if (this.#ended) return;
+        chunk = '';
+      }
+      await this.#enqueue(encodeFrame(`${chunk}\n\n`));
+    } catch (error) {
+      if (started) {
+        this.#options.logger.error('final message failed after its first bytes', describeError(error));
+        this.#end();
+        this.#controller.close();
+      } else {
+        this.#write(encodeEventFrame(this.#unserialisable(requestId, error), undefined, 'message'));
+      }
+    } finally {
+      this.#midFrame = false;
+    }
+  }
+
+  /** The error answer for a result that could not be serialised (a handler broke the JSON types), logged. */
+  #unserialisable(requestId: JsonRpcId | null, error: unknown): string {
+    this.#options.logger.error('tool result could not be serialised', describeError(error));
+    return errorJson(requestId, toWireError(error));
+  }
+
+  /** Enqueues one chunk of a frame, then waits while the consumer's queue is full (or until the body ends). */
+  async #enqueue(chunk: Uint8Array): Promise<void> {
+    if (this.#ended) return;
+    this.#controller.enqueue(chunk);
+    this.#keepalive?.refresh();
+    if (!this.#hasRoom()) await new Promise<void>((resolve) => this.#waiters.push(resolve));
   }
 
   /**
@@ -213,6 +277,11 @@ export class SseStream {
 
   #onIdle(): void {
     if (this.#ended) return;
+    // A keepalive inside a half-written frame would land in its data.
+    if (this.#midFrame) {
+      this.#keepalive?.refresh();
+      return;
+    }
     this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
     this.#keepalive?.refresh();
   }
