@@ -13,7 +13,7 @@
  * rewriting 18,500 records one by one costs a fraction of doing it to the whole 9 MB text at once, and the final
  * SSE frame then escapes the pieces one by one instead of one multi-megabyte string (`TextPieces`).
  */
-import { isPlainObject } from '../../mcp/index.js';
+import { jsonPieces } from '../../mcp/index.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -35,40 +35,16 @@ function writeUnit(out: Uint8Array, at: number, unit: number): number {
 
 /** The contract-style JSON text of `value` (`null` when it has none, as for `undefined`). */
 export function structuredText(value: unknown): string {
-  return [...structuredTextPieces(value)].join('');
+  return [...structuredTextPieces(value)].join('') || 'null';
 }
 
 /**
- * `structuredText(value)` in pieces: plain objects and arrays are walked, and each array element (a record) is
- * one `JSON.stringify` and one rewrite.
+ * `structuredText(value)` in pieces: the pieces of `JSON.stringify(value)` that the final SSE frame writes
+ * (`jsonPieces`: one per record of a long array), each rewritten. Every piece starts and ends outside a string,
+ * so each can be rewritten on its own.
  */
 export function* structuredTextPieces(value: unknown): Generator<string, void, undefined> {
-  if (Array.isArray(value)) {
-    yield '[';
-    for (let i = 0; i < value.length; i++) yield (i === 0 ? '' : ', ') + contractJson(value[i]);
-    yield ']';
-  } else if (isPlainObject(value)) {
-    let separator = '{';
-    for (const key of Object.keys(value)) {
-      const item = value[key];
-      if (Array.isArray(item) || isPlainObject(item)) {
-        yield `${separator}${contractJson(key)}: `;
-        yield* structuredTextPieces(item);
-      } else {
-        const text = JSON.stringify(item) as string | undefined;
-        if (text === undefined) continue;
-        yield `${separator}${contractJson(key)}: ${rewrite(text)}`;
-      }
-      separator = ', ';
-    }
-    yield separator === '{' ? '{}' : '}';
-  } else yield contractJson(value);
-}
-
-/** The contract form of one value's JSON (`null` when it has none). */
-function contractJson(value: unknown): string {
-  const json = JSON.stringify(value) as string | undefined;
-  return json === undefined ? 'null' : rewrite(json);
+  for (const piece of jsonPieces(value)) yield rewrite(piece);
 }
 
 /** `JSON.stringify` output rewritten to the contract form. */

@@ -19,10 +19,6 @@ export class TextPieces {
   toJSON(): string {
     return [...this.pieces()].join('');
   }
-
-  toString(): string {
-    return this.toJSON();
-  }
 }
 
 /** Arrays up to this length are walked; in longer ones (records) each element is one `JSON.stringify`. */
@@ -32,7 +28,7 @@ const WALKED_ARRAY_MAX = 16;
  * Only plain objects without a `toJSON` are walked: anything else (a `Date`, a boxed primitive) goes to
  * `JSON.stringify` whole.
  */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
+function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null) return false;
   const proto: unknown = Object.getPrototypeOf(value);
   return (
@@ -46,7 +42,8 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * that has none, such as `undefined`). Plain objects and short arrays are walked, each element of a long array is
  * one `JSON.stringify`, and a `TextPieces` is escaped piece by piece. Where the walk stops only changes the size
  * of the pieces, never the text: whatever is not walked is `JSON.stringify`'s (a `TextPieces` through `toJSON`).
- * A `toJSON` method is called without its property key.
+ * A `toJSON` method is called without its property key. Outside a `TextPieces`, every piece starts and ends
+ * outside a JSON string (a string is never split), so each piece can be rewritten on its own.
  */
 export function* jsonPieces(value: unknown): Generator<string, void, undefined> {
   if (value instanceof TextPieces) {
