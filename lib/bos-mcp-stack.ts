@@ -9,7 +9,10 @@ import type { DataTableSpecs } from './constructs/data-tables.js';
 import { PlatformAlarms } from './constructs/platform-alarms.js';
 import { PlatformApi } from './constructs/platform-api.js';
 import type { CustomDomainProps, ThrottlingProps } from './constructs/platform-api.js';
+import { PlatformDashboard } from './constructs/platform-dashboard.js';
 import { PlatformFunction } from './constructs/platform-function.js';
+import { METRICS_NAMESPACE, METRICS_SERVICE } from './constructs/platform-metrics.js';
+import { RequestStateSecret } from './constructs/request-state-secret.js';
 import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, TtlMinutes } from './environment.js';
@@ -94,6 +97,12 @@ export interface BosMcpStackProps extends StackProps {
    */
   readonly alarmTopicArn?: string;
   /**
+   * Share of one source's reads, in percent, that failed in a 5-minute period; 2 such periods of 3 raise
+   * the per-source alarm.
+   * @default 25
+   */
+  readonly sourceErrorRatePercent?: number;
+  /**
    * WAFv2 web ACL ARN (REGIONAL scope) for the API stage.
    * @default - no web ACL
    */
@@ -108,6 +117,9 @@ export interface BosMcpStackProps extends StackProps {
 /** Default browser origins of Claude-style hosts (DESIGN §6). */
 export const DEFAULT_ALLOWED_ORIGINS: readonly string[] = ['https://claude.ai', 'https://claude.com'];
 
+/** Namespace and service of the function's own metrics, as the dashboard and alarms read them. */
+const PLATFORM_METRIC_SCOPE = { namespace: METRICS_NAMESPACE, service: METRICS_SERVICE } as const;
+
 /** Default stage throttling: room for interactive clients, a ceiling on a runaway one. */
 export const DEFAULT_THROTTLING: ThrottlingProps = { rateLimit: 50, burstLimit: 100 };
 
@@ -120,6 +132,8 @@ export class BosMcpStack extends Stack {
   readonly platform: PlatformFunction;
   readonly api: PlatformApi;
   readonly alarms: PlatformAlarms;
+  readonly requestStateSecret: RequestStateSecret;
+  readonly dashboard: PlatformDashboard;
 
   constructor(scope: Construct, id: string, props: BosMcpStackProps) {
     super(scope, id, props);
@@ -175,12 +189,31 @@ export class BosMcpStack extends Stack {
     this.tables.tasks.grantReadWriteData(handler);
     this.tables.directory.grantReadData(handler);
     this.grantSourceSecrets();
+    // Shared by every execution environment, so it is provisioned here rather than drawn per environment.
+    this.requestStateSecret = new RequestStateSecret(this, 'RequestState', { handler, removalPolicy });
 
     this.alarms = new PlatformAlarms(this, 'Alarms', {
       api: this.api.api,
       handler,
       timeout,
       alarmTopicArn: props.alarmTopicArn,
+      metrics: PLATFORM_METRIC_SCOPE,
+      ...(props.sourceErrorRatePercent !== undefined && {
+        sourceErrorRatePercent: props.sourceErrorRatePercent,
+      }),
+    });
+    this.dashboard = new PlatformDashboard(this, 'Dashboard', {
+      dashboardName: this.stackName,
+      api: this.api.api,
+      handler,
+      metrics: PLATFORM_METRIC_SCOPE,
+      alarms: [
+        this.alarms.api5xx,
+        this.alarms.functionErrors,
+        this.alarms.functionThrottles,
+        this.alarms.durationNearTimeout,
+        this.alarms.sourceErrors,
+      ],
     });
 
     new CfnOutput(this, 'EndpointUrl', {

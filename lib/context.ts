@@ -87,7 +87,8 @@ function requireHttps(key: string, value: string): string {
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
  * authJwksUrl, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
- * throttleBurstLimit, tracing, alarmTopicArn, webAclArn, apiGatewayCloudWatchRole. See docs/deploy.md.
+ * throttleBurstLimit, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole.
+ * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
   const stage = text(read, 'stage') ?? 'dev';
@@ -151,6 +152,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
           },
     tracing: flag(read, 'tracing'),
     alarmTopicArn: text(read, 'alarmTopicArn'),
+    sourceErrorRatePercent: integer(read, 'sourceErrorRatePercent'),
     webAclArn: text(read, 'webAclArn'),
     apiGatewayCloudWatchRole: flag(read, 'apiGatewayCloudWatchRole'),
   };

@@ -3,6 +3,7 @@
  * processes behind our Runtime API, and serve it through the REST v1 streaming front. `npm start`, the
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
+import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
@@ -11,11 +12,13 @@ import { localSourceSecrets } from './seed-directory-lib.js';
 import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { startDemoProviders } from './providers/demo.js';
+import type { DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalTables } from './stack-tables.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
-import { type RestFront, startRestFront } from './rest-front/index.js';
-import { RuntimePool } from './runtime-api/index.js';
+import { type RestFront, type RestFrontOptions, startRestFront } from './rest-front/index.js';
+import { STREAM_BURST_BYTES, STREAM_BYTES_PER_SECOND } from './rest-front/limits.js';
+import { type InvokeApi, RuntimePool, startInvokeApi } from './runtime-api/index.js';
 
 /** Options of {@link startStack}. */
 export interface StackOptions {
@@ -37,6 +40,11 @@ export interface StackOptions {
    * @default max(poolSize, 10)
    */
   concurrency?: number;
+  /**
+   * Most runtimes initialising at once; the others wait for a turn (see `RuntimePool`: on Lambda each
+   * environment initialises on CPU of its own). @default the machine's available parallelism
+   */
+  maxParallelInits?: number;
   /** Function timeout in seconds. @default 900 */
   timeoutSeconds?: number;
   /** @default 1024 */
@@ -47,6 +55,24 @@ export interface StackOptions {
   idleTimeoutMs?: number;
   /** Front limit on one response. @default 900000 (API Gateway STREAM) */
   maxDurationMs?: number;
+  /**
+   * What the function sees when its client goes away: nothing (`keep-running`, AWS) or a closed response
+   * stream (`close-stream`, the emulator mode). @default 'keep-running'
+   */
+  onClientLoss?: RestFrontOptions['onClientLoss'];
+  /**
+   * Bandwidth cap of streamed responses; `null` turns it off.
+   * @default Lambda's: the first 6 MiB uncapped, then 2 MiB/s
+   */
+  shaping?: RestFrontOptions['shaping'] | null;
+  /** Largest streamed response. @default 200 MiB (Lambda) */
+  maxResponseBytes?: number;
+  /** Largest proxy event. @default 6 MiB (Lambda's invocation payload) */
+  maxEventBytes?: number;
+  /** API Gateway's completion invocation after each streamed response. @default true */
+  completionInvocations?: boolean;
+  /** Receives the result of each completion invocation. */
+  onCompletion?: RestFrontOptions['onCompletion'];
   /** Browser origins allowed (function env `MCP_ALLOWED_ORIGINS`, front CORS preflight). @default local origins + DESIGN §6 */
   allowedOrigins?: readonly string[];
   /**
@@ -64,6 +90,12 @@ export interface StackOptions {
    * (`acme-scim`, `acme-ldap`) to the seeded demo directory (`npm start` does). @default false
    */
   providers?: boolean;
+  /**
+   * The directory document seeded into DynamoDB Local in place of the demo one (benchmarks point it at
+   * providers they run themselves; their credentials go in `env` as `BOS_SECRET_<NAME>`). Not combined with
+   * `providers`. @default the demo directory
+   */
+  directory?: DirectoryDocument;
   /** Receives each line the function prints. @default copied to stderr */
   onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
 }
@@ -81,10 +113,14 @@ export interface LocalStack {
   bundle: BundleResult;
   /** The function (for direct invokes, cold-start benchmarks and spawn counts). */
   pool: RuntimePool;
+  /** The function's Lambda Invoke API (`AWS_ENDPOINT_URL_LAMBDA`), through which it invokes itself. */
+  invokeApi: InvokeApi;
   /** The environment the function was given. */
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
   dynamoDbEndpoint?: string;
+  /** The supervised DynamoDB Local itself, when the stack started it (its `pid`, for outage tests). */
+  dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
   devTokens?: Readonly<Record<string, string>>;
   /** Headers a client needs on every request (`Authorization` for the `dev-user` principal, if any). */
@@ -92,6 +128,9 @@ export interface LocalStack {
   /** Stops the front, every runtime process and whatever else the stack started. */
   close(): Promise<void>;
 }
+
+/** The local function's name (`AWS_LAMBDA_FUNCTION_NAME` in its runtimes). */
+const FUNCTION_NAME = 'bos-mcp-platform';
 
 /** The entries of `record` whose names start with `prefix`. */
 function pick(record: Readonly<Record<string, string>>, prefix: string): Record<string, string> {
@@ -124,6 +163,17 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
       maxDurationMs: options.maxDurationMs ?? 900_000,
       allowedOrigins: options.allowedOrigins ?? [],
+      onClientLoss: options.onClientLoss ?? 'keep-running',
+      ...(options.shaping !== null && {
+        shaping: options.shaping ?? {
+          burstBytes: STREAM_BURST_BYTES,
+          bytesPerSecond: STREAM_BYTES_PER_SECOND,
+        },
+      }),
+      ...(options.maxResponseBytes !== undefined && { maxResponseBytes: options.maxResponseBytes }),
+      ...(options.maxEventBytes !== undefined && { maxEventBytes: options.maxEventBytes }),
+      completionInvocations: options.completionInvocations ?? true,
+      ...(options.onCompletion !== undefined && { onCompletion: options.onCompletion }),
     });
     cleanups.push(() => front.close());
     const url = `${front.url}${MCP_PATH}`;
@@ -134,14 +184,28 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       'https://claude.com',
     ];
 
+    // The Invoke API the function reaches itself through (task workers), as the front invokes it: lazily.
+    const invokeApi = await startInvokeApi({
+      functionName: FUNCTION_NAME,
+      invoke: (event) => {
+        if (started.pool === undefined)
+          return Promise.reject(new Error('the local function is not running yet'));
+        return started.pool.invoke(event);
+      },
+    });
+    cleanups.push(() => invokeApi.close());
+
     const isPlatform = entry === PLATFORM_HANDLER_ENTRY;
     const environment: Record<string, string> = {
       ...LAMBDA_BASE_ENVIRONMENT,
+      AWS_ENDPOINT_URL_LAMBDA: invokeApi.url,
       MCP_ENDPOINT: url,
       MCP_ALLOWED_ORIGINS: allowedOrigins.join(','),
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
-    let directory: DirectoryDocument | undefined;
+    let directory: DirectoryDocument | undefined = options.directory;
+    if (options.providers === true && options.directory !== undefined)
+      throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
       const running = await startDemoProviders();
       cleanups.push(() => running.close());
@@ -151,10 +215,12 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       );
     }
     let dynamoDbEndpoint: string | undefined;
+    let dynamoDbLocal: DynamoDbLocal | undefined;
     if (options.dynamodb ?? isPlatform) {
       const tables = await startLocalTables(directory);
       cleanups.push(() => tables.stop());
       dynamoDbEndpoint = tables.endpoint;
+      dynamoDbLocal = tables.dynamoDbLocal;
       Object.assign(environment, tables.environment);
     }
     let devTokens: Record<string, string> | undefined;
@@ -172,13 +238,19 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     // local providers' real ones (set above) are kept.
     if (isPlatform)
       Object.assign(environment, { ...localSourceSecrets(), ...pick(environment, 'BOS_SECRET_') });
+    // One requestState key for every runtime, as the deployed stack's secret is one for every environment:
+    // a 2026-07-28 multi-round retry may land on another runtime. Random per start; the template's secret
+    // ARN is a CloudFormation reference, which the local stack skips.
+    if (isPlatform) environment.MCP_REQUEST_STATE_SECRET = randomBytes(32).toString('base64url');
     Object.assign(environment, options.env);
     const onLog = options.onFunctionLog ?? ((entry) => process.stderr.write(`${entry.line}\n`));
     const running = await RuntimePool.start({
       taskRoot: bundle.taskRoot,
       handler: bundle.handler,
+      functionName: FUNCTION_NAME,
       size: options.poolSize ?? 4,
       ...(options.concurrency !== undefined && { maxConcurrency: options.concurrency }),
+      ...(options.maxParallelInits !== undefined && { maxParallelInits: options.maxParallelInits }),
       timeoutSeconds: options.timeoutSeconds ?? 900,
       memorySizeMb: options.memorySizeMb ?? 1024,
       environment,
@@ -199,8 +271,10 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       port: front.port,
       bundle,
       pool: running,
+      invokeApi,
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
+      ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
       ...(devTokens === undefined ? {} : { devTokens }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },

@@ -7,6 +7,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import { DEFAULT_URL } from '../client/cli-args.js';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../lambda/bos/index.js';
+import { FrontEnvError, frontOptionsFromEnv } from './front-env.js';
 import { describeError, log } from './log.js';
 import { LOCAL_DIR, REPO_ROOT } from './paths.js';
 import { startStack } from './stack.js';
@@ -39,10 +40,20 @@ if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency 
   process.exit(2);
 }
 
+let frontOptions: ReturnType<typeof frontOptionsFromEnv> = {};
+try {
+  frontOptions = frontOptionsFromEnv(process.env);
+} catch (error) {
+  if (!(error instanceof FrontEnvError)) throw error;
+  log('error', error.message);
+  process.exit(2);
+}
+
 try {
   const stack = await startStack({
     port,
     providers: true,
+    ...frontOptions,
     ...(concurrency !== undefined && { concurrency }),
   });
   if (stack.devTokens !== undefined) {

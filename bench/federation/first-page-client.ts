@@ -28,6 +28,11 @@ export interface RoundsOptions {
 export interface RoundTimings {
   streaming: number[];
   json: number[];
+  /**
+   * When each counted streaming round's first page was readable, as epoch ms with sub-millisecond
+   * precision (`performance.timeOrigin + performance.now()`), to set against a provider's own clock.
+   */
+  streamingAt: number[];
 }
 
 /**
@@ -45,8 +50,15 @@ function statelessHeaders(token: string): Record<string, string> {
   };
 }
 
-/** ms from sending until the first source page is readable (streaming) or the JSON response is whole. */
-async function firstPageMs(options: RoundsOptions, id: number, stream: boolean): Promise<number> {
+/**
+ * ms from sending until the first source page is readable (streaming) or the JSON response is whole, and
+ * when that was (epoch ms).
+ */
+async function firstPage(
+  options: RoundsOptions,
+  id: number,
+  stream: boolean,
+): Promise<{ ms: number; at: number }> {
   const body = JSON.stringify({
     jsonrpc: '2.0',
     id,
@@ -71,9 +83,9 @@ async function firstPageMs(options: RoundsOptions, id: number, stream: boolean):
   if (!stream) {
     const message = (await response.json()) as { result?: unknown };
     if (message.result === undefined) throw new Error('no result');
-    return performance.now() - sentAt;
+    return { ms: performance.now() - sentAt, at: performance.timeOrigin + performance.now() };
   }
-  let firstPage: number | undefined;
+  let pageAt: number | undefined;
   let text = '';
   const decoder = new TextDecoder();
   // Read to the end so the next round starts on an idle function; only the first page's time counts.
@@ -81,23 +93,24 @@ async function firstPageMs(options: RoundsOptions, id: number, stream: boolean):
   for (;;) {
     const { done, value } = await reader.read();
     if (done) break;
-    if (firstPage !== undefined) continue;
+    if (pageAt !== undefined) continue;
     text += decoder.decode(value, { stream: true });
-    if (text.includes('"status":"page"')) firstPage = performance.now() - sentAt;
+    if (text.includes('"status":"page"')) pageAt = performance.now();
   }
-  if (firstPage === undefined) throw new Error('no page frame');
-  return firstPage;
+  if (pageAt === undefined) throw new Error('no page frame');
+  return { ms: pageAt - sentAt, at: performance.timeOrigin + pageAt };
 }
 
 /** Each round sends the streamed call, then the same call as plain JSON, to a warm function. */
 export async function runRounds(options: RoundsOptions): Promise<RoundTimings> {
-  const timings: RoundTimings = { streaming: [], json: [] };
+  const timings: RoundTimings = { streaming: [], json: [], streamingAt: [] };
   for (let round = 0; round < options.warmup + options.rounds; round++) {
-    const streaming = await firstPageMs(options, round * 2 + 1, true);
-    const json = await firstPageMs(options, round * 2 + 2, false);
+    const streaming = await firstPage(options, round * 2 + 1, true);
+    const json = await firstPage(options, round * 2 + 2, false);
     if (round >= options.warmup) {
-      timings.streaming.push(streaming);
-      timings.json.push(json);
+      timings.streaming.push(streaming.ms);
+      timings.streamingAt.push(streaming.at);
+      timings.json.push(json.ms);
     }
   }
   return timings;

@@ -1,7 +1,9 @@
 /**
  * Time to first source page, streaming vs plain JSON, through the whole local stack (RIC + REST v1 front +
- * DynamoDB Local), side by side in one run on the demo directory and on the synthetic fixture preset
- * (DESIGN §8: prints a table and one JSON line; never a timed test).
+ * DynamoDB Local), side by side in one run on the demo directory, on the synthetic fixture preset and on a
+ * real SCIM source (`scim-scenario.ts`: the People context reading `acme-scim` from the local SCIM server
+ * in its own process; target: the first page readable by the client within 25 ms of the SCIM server's
+ * first answer) (DESIGN §8: prints a table and one JSON line; never a timed test).
  *
  * Each round sends the same stateless (2026-07-28) `bos_execute` → `list_people` call in the People context
  * twice to a warm function: once with the `bos/source-results/v1` opt-in (time until the first `status: "page"` frame is
@@ -12,7 +14,8 @@
  * Knobs: `BENCH_ROUNDS` (default 9), `BENCH_WARMUP` (default 2), `BENCH_DYNAMODB_WARMUP_MS` (default 8000; 0
  * turns the DynamoDB Local warm-up off), `BENCH_CLIENT` (`process`, the default: the client runs in a process
  * of its own, as a real client does, so its garbage collections do not pause the local front and the Runtime
- * API in the middle of a call; `inline`: in this process).
+ * API in the middle of a call; `inline`: in this process), `BENCH_SCENARIOS` (default `demo,synthetic,scim`:
+ * which scenarios run).
  */
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
@@ -24,11 +27,13 @@ import { warmDynamoDbLocal } from './dynamodb-warmup.js';
 import type { WarmupSummary } from './dynamodb-warmup.js';
 import { runRounds } from './first-page-client.js';
 import type { RoundsOptions, RoundTimings } from './first-page-client.js';
+import { measureScimRounds } from './scim-scenario.js';
 
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 9);
 const warmup = Number(process.env['BENCH_WARMUP'] ?? 2);
 const clientMode = process.env['BENCH_CLIENT'] === 'inline' ? 'inline' : 'process';
 const dynamoDbWarmupMs = Number(process.env['BENCH_DYNAMODB_WARMUP_MS'] ?? 8_000);
+const chosen = new Set((process.env['BENCH_SCENARIOS'] ?? 'demo,synthetic,scim').split(','));
 
 const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -98,7 +103,17 @@ async function measure(preset: FixturePresetName): Promise<Scenario> {
 // The machine is shared: the load at the start and at the end bracket how noisy the figures are.
 const loadAtStart = loadavg()[0] ?? NaN;
 const scenarios: Scenario[] = [];
-for (const preset of ['demo', 'synthetic'] as const) scenarios.push(await measure(preset));
+for (const preset of ['demo', 'synthetic'] as const)
+  if (chosen.has(preset)) scenarios.push(await measure(preset));
+const scim = chosen.has('scim')
+  ? await measureScimRounds({ rounds, warmup, dynamoDbWarmupMs, clientRounds })
+  : undefined;
+const scimFigures = scim && {
+  afterServerMs: median(scim.afterServerMs),
+  streamingMs: median(scim.timings.streaming),
+  jsonMs: median(scim.timings.json),
+};
+const SCIM_TARGET_MS = 25;
 
 const rows = scenarios.flatMap((s) => {
   const target = s.fastestFirstPageMs + 25;
@@ -126,6 +141,25 @@ const rows = scenarios.flatMap((s) => {
     ],
   ];
 });
+if (scim !== undefined && scimFigures !== undefined)
+  rows.push(
+    [
+      'SCIM source: SCIM first answer → client first page',
+      `${scimFigures.afterServerMs.toFixed(1)} ms`,
+      `target ≤ ${SCIM_TARGET_MS} ms ${scimFigures.afterServerMs <= SCIM_TARGET_MS ? 'ok' : 'MISSED'} (rounds: ${scim.afterServerMs.map((ms) => ms.toFixed(0)).join(', ')})`,
+    ],
+    [
+      'SCIM source: first page, streaming',
+      `${scimFigures.streamingMs.toFixed(1)} ms`,
+      'from sending the call',
+    ],
+    ['SCIM source: first page, plain JSON', `${scimFigures.jsonMs.toFixed(1)} ms`, ''],
+    [
+      'SCIM source: DynamoDB Local warm-up',
+      `${scim.warmup.reads} reads`,
+      scim.warmup.reads > 0 ? `last 100 reads: median ${scim.warmup.lastMedianMs.toFixed(1)} ms` : 'off',
+    ],
+  );
 const width = Math.max(...rows.map((r) => r[0]?.length ?? 0));
 process.stdout.write(
   `bos streaming benchmark through the local stack (medians of ${rounds} rounds, ${clientMode} client, node ${process.version}, load average ${loadAtStart.toFixed(1)} → ${loadavg()[0]?.toFixed(1)})\n`,
@@ -146,6 +180,15 @@ process.stdout.write(
       dynamodb_warmup_reads: s.warmup.reads,
       within_target: s.streamingMs <= s.fastestFirstPageMs + 25 && s.jsonMs / s.streamingMs >= 5,
     })),
+    scim: scim &&
+      scimFigures && {
+        first_page_after_scim_answer_ms: Number(scimFigures.afterServerMs.toFixed(1)),
+        rounds_after_scim_answer_ms: scim.afterServerMs.map((ms) => Number(ms.toFixed(1))),
+        streaming_first_page_ms: Number(scimFigures.streamingMs.toFixed(1)),
+        json_first_page_ms: Number(scimFigures.jsonMs.toFixed(1)),
+        dynamodb_warmup_reads: scim.warmup.reads,
+        within_target: scimFigures.afterServerMs <= SCIM_TARGET_MS,
+      },
     load_average_start: Number(loadAtStart.toFixed(2)),
     load_average: Number(loadavg()[0]?.toFixed(2)),
   })}\n`,

@@ -3,10 +3,13 @@
  * runtime client, DynamoDB Local): 50 concurrent streamed federated reads (stateless `bos_execute` under the
  * `bos/source-results/v1` opt-in, read to their end) while 200 quick calls (`tools/list`) are made, a few at a
  * time. Reports p50/p99 of the quick calls, throttled answers, and whether every stream got its final frame
- * (a JSON-RPC response with the call's id). Prints a table and one JSON line; asserts nothing.
+ * (a JSON-RPC response with the call's id). Also the event-loop delay of this process, which serves the REST
+ * front, the Runtime API and the local issuer's JWKS: it says whether the stack itself kept up. Prints a table
+ * and one JSON line; asserts nothing.
  * Knobs: `BENCH_STREAMS` (50), `BENCH_QUICK` (200), `BENCH_QUICK_PARALLEL` (4), `BENCH_CONCURRENCY`
  * (streams + 10: the function's concurrency, each in-flight request has its own environment, as on Lambda).
  */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
 import { startStack } from '../../local/stack.js';
 
@@ -104,12 +107,15 @@ function percentile(values: number[], p: number): number {
 
 /** Outage answers the function logged, by store (a 503 names the store that could not answer in time). */
 const outages = new Map<string, number>();
+/** Cold starts whose JWKS prefetch failed (their first request then fetched the keys itself). */
+let failedPrefetches = 0;
 const stack = await startStack({
   bundleDir: '.local/bench/hardening',
   poolSize: 4,
   concurrency,
   onFunctionLog: ({ line }) => {
-    const store = /"msg":"store unavailable".*?"store":"([^"]+)"/.exec(line)?.[1];
+    const store = /"(?:msg|message)":"store unavailable".*?"store":"([^"]+)"/.exec(line)?.[1];
+    if (line.includes('cold-start JWKS prefetch failed')) failedPrefetches += 1;
     if (store !== undefined) outages.set(store, (outages.get(store) ?? 0) + 1);
   },
 });
@@ -119,6 +125,8 @@ try {
   // Warm: one of each, so the figures are not the first cold starts of the warm environments.
   await streamedRead(url, token, 0);
   await quickCall(url, token, 0);
+  const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+  loopDelay.enable();
   const startedAt = performance.now();
   const streaming = Promise.all(Array.from({ length: streams }, (_, i) => streamedRead(url, token, i + 1)));
   const quickResults: { status: number; ms: number }[] = [];
@@ -133,6 +141,7 @@ try {
   );
   const streamResults = await streaming;
   const wallMs = performance.now() - startedAt;
+  loopDelay.disable();
   const ok = quickResults.filter((r) => r.status === 200).map((r) => r.ms);
   const summary = {
     streams,
@@ -154,6 +163,9 @@ try {
     coldStarts: stack.pool.spawnCount,
     concurrency,
     outages: Object.fromEntries(outages),
+    failedPrefetches,
+    stackLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e6),
+    stackLoopDelayMaxMs: Math.round(loopDelay.max / 1e6),
     refusals: [...new Set(streamResults.flatMap((r) => (r.refusal === undefined ? [] : [r.refusal])))],
     wallMs: Math.round(wallMs),
   };
@@ -168,6 +180,11 @@ try {
     ['quick call p99 (ms)', String(summary.quickP99Ms)],
     ['execution environments / runtime starts', `${summary.environments} / ${summary.coldStarts}`],
     ['outage answers (503) by store', JSON.stringify(summary.outages)],
+    ['cold starts whose JWKS prefetch failed', String(summary.failedPrefetches)],
+    [
+      'stack event-loop delay p99 / max (ms)',
+      `${summary.stackLoopDelayP99Ms} / ${summary.stackLoopDelayMaxMs}`,
+    ],
     ['wall time (ms)', String(summary.wallMs)],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

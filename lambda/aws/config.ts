@@ -18,6 +18,14 @@ export interface AuthConfig {
   jwksUrl: URL;
 }
 
+/** The self-invoke that runs task rounds. */
+export interface TaskWorkerConfig {
+  /** `AWS_LAMBDA_FUNCTION_NAME` (set by Lambda): the function invokes itself. */
+  functionName: string;
+  /** `AWS_ENDPOINT_URL_LAMBDA` (the local stack's Invoke API); the SDK's own variable, validated here. */
+  endpoint?: string;
+}
+
 /** The validated configuration. */
 export interface PlatformConfig {
   /** True inside a managed Lambda runtime (`AWS_EXECUTION_ENV=AWS_Lambda_*`); stricter rules apply. */
@@ -34,6 +42,17 @@ export interface PlatformConfig {
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
   /**
+   * `BOS_OPERATION_TIMEOUT_MS`: budget of one federated operation, capped by the invocation deadline. Behind
+   * API Gateway a client disconnect reaches the function as no signal at all, so this is what ends the work
+   * of a client that went away (docs/bos.md "Disconnect"). @default 30000
+   */
+  operationTimeoutMs: number;
+  /**
+   * `MCP_STREAM_MAX_EVENT_BYTES`: largest JSON-RPC message of one SSE event; larger fails the call with a
+   * `-32603` "Stream event too large" final message. @default 10485760
+   */
+  maxStreamEventBytes: number;
+  /**
    * `MCP_RESPONSE_STALL_MS`: a response write that makes no progress this long (the client stopped reading)
    * ends the response and aborts its work; 0 turns the check off. @default 30000
    */
@@ -44,8 +63,16 @@ export interface PlatformConfig {
   /** `AWS_REGION` (set by Lambda). */
   region?: string;
   /**
+   * Where task rounds run (`MCP_TASK_WORKER`): present when each round runs in its own asynchronous
+   * invocation of this function (`invoke`, the default inside Lambda with a task table), absent when
+   * rounds run in the invocation that created them (`in-process`). docs/tasks.md "Execution".
+   */
+  taskWorker?: TaskWorkerConfig;
+  /**
    * `MCP_REQUEST_STATE_SECRET`: HMAC key for 2026-07-28 `requestState` bindings. Every execution
    * environment must share it, or a multi-round retry reaching another environment is refused.
+   * Deployed, the stack passes `MCP_REQUEST_STATE_SECRET_ARN` instead and the entry reads the secret during
+   * init (`secret-settings.ts`); the plain variable is for the local stack.
    * @default a random per-process secret (retries then only succeed on the environment that issued them)
    */
   requestStateSecret?: string;
@@ -148,6 +175,27 @@ function auth(reader: EnvReader, deployed: boolean): AuthConfig | undefined {
 }
 
 /**
+ * `MCP_TASK_WORKER`: `invoke` needs a function to invoke and a task table every invocation shares (a
+ * worker in another environment must find the task); the default is `invoke` exactly when both are there.
+ */
+function worker(reader: EnvReader, tasks: StoreConfig): TaskWorkerConfig | undefined {
+  const mode = reader.text('MCP_TASK_WORKER');
+  if (mode !== undefined && mode !== 'invoke' && mode !== 'in-process') {
+    reader.problems.push(`MCP_TASK_WORKER must be invoke or in-process, got "${mode}"`);
+    return undefined;
+  }
+  const functionName = reader.text('AWS_LAMBDA_FUNCTION_NAME');
+  const endpoint = reader.url('AWS_ENDPOINT_URL_LAMBDA', false)?.toString();
+  if (mode === 'in-process') return undefined;
+  if (functionName === undefined || tasks.tableName === undefined) {
+    if (mode === 'invoke')
+      reader.problems.push('MCP_TASK_WORKER=invoke needs AWS_LAMBDA_FUNCTION_NAME and MCP_TASK_TABLE');
+    return undefined;
+  }
+  return endpoint === undefined ? { functionName } : { functionName, endpoint };
+}
+
+/**
  * Validates the environment. Throws `ConfigError` listing every problem.
  * @param env usually `process.env`; passed in so tests and the local stack need no global state.
  */
@@ -164,6 +212,8 @@ export function loadConfig(env: Env): PlatformConfig {
     tasks: store(reader, 'TASK', 10),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
+    operationTimeoutMs: reader.integer('BOS_OPERATION_TIMEOUT_MS', 30_000, 100, 900_000),
+    maxStreamEventBytes: reader.integer('MCP_STREAM_MAX_EVENT_BYTES', 10_485_760, 1024, 209_715_200),
     responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
@@ -174,8 +224,13 @@ export function loadConfig(env: Env): PlatformConfig {
   // HMAC-SHA256 keys shorter than the hash output weaken the binding (RFC 2104 §3).
   if (requestStateSecret !== undefined && requestStateSecret.length < 32)
     reader.problems.push('MCP_REQUEST_STATE_SECRET must be at least 32 characters');
+  // The ARN is resolved before this runs; reaching here unresolved would silently fall back to a random key.
+  if (requestStateSecret === undefined && reader.text('MCP_REQUEST_STATE_SECRET_ARN') !== undefined)
+    reader.problems.push('MCP_REQUEST_STATE_SECRET_ARN is set but its secret was not read');
+  const taskWorker = worker(reader, config.tasks);
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {
+    ...(taskWorker === undefined ? {} : { taskWorker }),
     ...config,
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(directoryTable === undefined ? {} : { directoryTable }),

@@ -4,7 +4,8 @@
  *
  * - `counter`               `n` (N): the session's event counter, advanced with an atomic `ADD`;
  * - `stream#<streamId>`     `closed` (BOOL): one item per POST stream;
- * - `event#<000000000042>`  `streamId` (S), `data` (S): one item per SSE event.
+ * - `event#<000000000042>`  `streamId` (S), `data` (S): one item per SSE event; an event over one item's
+ *   size is split into parts, `event#<000000000042>#001`… (`dynamodb-stream-parts.ts`).
  *
  * Event ids are the counter value zero-padded to 12 digits, so they are unique per session whichever
  * instance appends, and their sort-key order is their numeric order (reference-runtime-lessons §5 item 4).
@@ -22,6 +23,7 @@ import {
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { randomId } from '../mcp/index.js';
 import type { StoredStreamEvent, StreamStore } from '../mcp/index.js';
+import { MAX_PARTS, MAX_PART_BYTES, isPartKey, partKey, splitUtf8 } from './dynamodb-stream-parts.js';
 import { StreamStoreError } from './stream-store-error.js';
 
 /** Options for {@link DynamoDbStreamStore}. */
@@ -45,12 +47,6 @@ const STREAM_PREFIX = 'stream#';
 const EVENT_PREFIX = 'event#';
 const ID_DIGITS = 12;
 const EVENT_ID = /^\d{12}$/;
-/**
- * Largest event kept inline: DynamoDB items are capped at 400 KB, and reference-runtime-lessons §5 item 7
- * keeps inline events at or below 358,400 B to leave room for keys and attributes. There is no S3 spill
- * yet, so a larger frame is delivered live but cannot be replayed.
- */
-const MAX_INLINE_EVENT_BYTES = 358_400;
 /** BatchWriteItem takes at most 25 requests (DynamoDB API reference). */
 const BATCH_LIMIT = 25;
 
@@ -88,14 +84,15 @@ export class DynamoDbStreamStore implements StreamStore {
   }
 
   /**
-   * Takes the next session-unique id from the counter, then writes the event and refreshes the stream's
-   * expiry in one transaction that requires the stream item to exist, so an append racing a DELETE of the
-   * session fails instead of leaving an event behind (reference-runtime-lessons §5 item 7).
+   * Takes the next session-unique id from the counter, writes the parts of an event larger than one item, then
+   * writes the event (its head) and refreshes the stream's expiry in one transaction that requires the stream
+   * item to exist, so an append racing a DELETE of the session fails instead of leaving an event behind
+   * (reference-runtime-lessons §5 item 7).
    */
   async append(sessionId: string, streamId: string, data: string): Promise<string> {
+    const parts = splitUtf8(data, MAX_PART_BYTES);
     // Checked before taking an id, so a refused event leaves no gap in the counter.
-    if (Buffer.byteLength(data, 'utf8') > MAX_INLINE_EVENT_BYTES)
-      throw new StreamStoreError('event_too_large', 'event too large to store inline');
+    if (parts.length > MAX_PARTS) throw new StreamStoreError('event_too_large', 'event too large to store');
     const counted = await this.#client.send(
       new UpdateItemCommand({
         TableName: this.#table,
@@ -110,6 +107,7 @@ export class DynamoDbStreamStore implements StreamStore {
     const n = Number(counted.Attributes?.['n']?.N);
     if (!Number.isSafeInteger(n) || n < 1) throw new StreamStoreError('corrupt_counter', 'bad event counter');
     const eventId = String(n).padStart(ID_DIGITS, '0');
+    if (parts.length > 1) await this.#putParts(sessionId, streamId, eventId, parts);
     try {
       await this.#client.send(
         new TransactWriteItemsCommand({
@@ -120,7 +118,8 @@ export class DynamoDbStreamStore implements StreamStore {
                 Item: {
                   ...this.#key(sessionId, eventKey(eventId)),
                   streamId: { S: streamId },
-                  data: { S: data },
+                  data: { S: parts[0] ?? '' },
+                  ...(parts.length > 1 && { parts: { N: String(parts.length) } }),
                   ...this.#expiry(),
                 },
               },
@@ -184,7 +183,7 @@ export class DynamoDbStreamStore implements StreamStore {
     const stream = await this.#get(sessionId, streamKey(streamId));
     const closed = stream === undefined || stream['closed']?.BOOL === true;
     const next = String(Number(eventId) + 1).padStart(ID_DIGITS, '0');
-    const events: StoredStreamEvent[] = [];
+    const events = new EventAssembler();
     let start: Record<string, AttributeValue> | undefined;
     const now = this.#clock();
     do {
@@ -205,15 +204,10 @@ export class DynamoDbStreamStore implements StreamStore {
         }),
         this.#opts(),
       );
-      for (const item of page.Items ?? []) {
-        const id = item['eventId']?.S?.slice(EVENT_PREFIX.length);
-        const data = item['data']?.S;
-        if (id === undefined || data === undefined || expiresAtMs(item) <= now) continue;
-        events.push({ eventId: id, data });
-      }
+      for (const item of page.Items ?? []) events.add(item, now);
       start = page.LastEvaluatedKey;
     } while (start !== undefined);
-    return { events, closed };
+    return { events: events.finish(), closed };
   }
 
   /** Deletes every item of the session's partition (events, streams, counter, client replies). */
@@ -240,6 +234,37 @@ export class DynamoDbStreamStore implements StreamStore {
       }
       start = page.LastEvaluatedKey;
     } while (start !== undefined);
+  }
+
+  /** Writes parts 2… of an event (25 per batch); they stay invisible until the head is written. */
+  async #putParts(sessionId: string, streamId: string, eventId: string, parts: string[]): Promise<void> {
+    const items: { PutRequest: { Item: Record<string, AttributeValue> } }[] = parts
+      .slice(1)
+      .map((data, index) => ({
+        PutRequest: {
+          Item: {
+            ...this.#key(sessionId, partKey(eventId, index + 1)),
+            streamId: { S: streamId },
+            data: { S: data },
+            ...this.#expiry(),
+          },
+        },
+      }));
+    for (let i = 0; i < items.length; i += BATCH_LIMIT) {
+      let requests = items.slice(i, i + BATCH_LIMIT);
+      for (let round = 0; round < 3 && requests.length > 0; round += 1) {
+        const output = await this.#client.send(
+          new BatchWriteItemCommand({ RequestItems: { [this.#table]: requests } }),
+          this.#opts(),
+        );
+        requests = (output.UnprocessedItems?.[this.#table] ?? []).flatMap((r) =>
+          r.PutRequest?.Item === undefined ? [] : [{ PutRequest: { Item: r.PutRequest.Item } }],
+        );
+      }
+      // Without every part the event must not become visible: the head is never written.
+      if (requests.length > 0)
+        throw new StreamStoreError('corrupt_item', 'event parts could not all be written');
+    }
   }
 
   async #deleteBatch(keys: Record<string, AttributeValue>[]): Promise<void> {
@@ -288,4 +313,47 @@ export class DynamoDbStreamStore implements StreamStore {
 function expiresAtMs(item: Record<string, AttributeValue>): number {
   const seconds = Number(item['expiresAt']?.N);
   return Number.isFinite(seconds) ? seconds * 1000 : 0;
+}
+
+/**
+ * Rebuilds events from a Query's items in sort-key order: each head, followed by its parts. A head whose parts
+ * are not all there (they were written first, so only a concurrent session delete can do this) is an error,
+ * not a shorter message.
+ */
+class EventAssembler {
+  readonly #events: StoredStreamEvent[] = [];
+  #open: { eventId: string; pieces: string[]; expected: number; live: boolean } | undefined;
+
+  add(item: Record<string, AttributeValue>, now: number): void {
+    const sortKey = item['eventId']?.S;
+    const data = item['data']?.S;
+    if (sortKey === undefined || data === undefined) return;
+    if (isPartKey(sortKey)) {
+      const open = this.#open;
+      if (open !== undefined && sortKey.startsWith(`${EVENT_PREFIX}${open.eventId}#`)) open.pieces.push(data);
+      return;
+    }
+    this.#close();
+    const expected = Number(item['parts']?.N ?? '1');
+    this.#open = {
+      eventId: sortKey.slice(EVENT_PREFIX.length),
+      pieces: [data],
+      expected: Number.isSafeInteger(expected) && expected >= 1 ? expected : 1,
+      live: expiresAtMs(item) > now,
+    };
+  }
+
+  finish(): StoredStreamEvent[] {
+    this.#close();
+    return this.#events;
+  }
+
+  #close(): void {
+    const open = this.#open;
+    this.#open = undefined;
+    if (open === undefined || !open.live) return;
+    if (open.pieces.length !== open.expected)
+      throw new StreamStoreError('corrupt_item', `event ${open.eventId} is missing parts`);
+    this.#events.push({ eventId: open.eventId, data: open.pieces.join('') });
+  }
 }

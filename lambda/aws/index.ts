@@ -3,7 +3,7 @@
  * DynamoDB implementations of the runtime's store ports, and env configuration. Depends only on `mcp/`.
  */
 export { loadConfig } from './config.js';
-export type { AuthConfig, PlatformConfig, StoreConfig } from './config.js';
+export type { AuthConfig, PlatformConfig, StoreConfig, TaskWorkerConfig } from './config.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
 export { DynamoDbDirectoryItems } from './dynamodb-directory-items.js';
@@ -24,6 +24,8 @@ export {
 } from './secrets-manager-credentials.js';
 export type { SecretsManagerCredentialResolverOptions } from './secrets-manager-credentials.js';
 export { SdkWarningLogger } from './sdk-logger.js';
+export { requestedSecretSettings, resolveSecretSettings, SECRET_BACKED_SETTINGS } from './secret-settings.js';
+export type { SecretSettingsOptions } from './secret-settings.js';
 export { StreamStoreError } from './stream-store-error.js';
 export type { StreamStoreErrorCode } from './stream-store-error.js';
 export {
@@ -34,6 +36,8 @@ export {
 } from './error-response.js';
 export { ConfigError, errorFields, RestEventError } from './errors.js';
 export type { RestEventErrorCode } from './errors.js';
+export { eventKind, streamCompletionFields } from './event-kind.js';
+export type { EventKind, StreamCompletion } from './event-kind.js';
 export { createInvocation } from './invocation.js';
 export type { Invocation, InvocationOptions } from './invocation.js';
 export { decodeBase64Strict, parseRestEvent, restEventToRequest, toRequest } from './rest-event.js';
@@ -43,3 +47,14 @@ export { isEventStream, responseMetadata, toStreamingResult, writeResponse } fro
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
 export { DynamoDbTaskStore, INLINE_BYTES } from './dynamodb-task-store.js';
 export type { DynamoDbTaskStoreOptions } from './dynamodb-task-store.js';
+export { CallRecord, sessionDigest } from './call-record.js';
+export type { CallCompleteness, SourceTally } from './call-record.js';
+export { DEFAULT_NAMESPACE, DIMENSION, METRIC, publishCallMetrics } from './call-metrics.js';
+export { InvocationTelemetry } from './call-telemetry.js';
+export type { InvocationTelemetryOptions, OperationFigures, SourceFigures } from './call-telemetry.js';
+export { createPowertoolsLogger, DEFAULT_SERVICE_NAME, loggerPort } from './powertools-logger.js';
+export type { PowertoolsLoggerOptions } from './powertools-logger.js';
+export { LambdaTaskLauncher, TaskLaunchError } from './lambda-task-launcher.js';
+export type { LambdaTaskLauncherOptions } from './lambda-task-launcher.js';
+export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './task-worker-event.js';
+export type { TaskWorkerEvent } from './task-worker-event.js';

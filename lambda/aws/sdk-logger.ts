@@ -15,15 +15,15 @@
 // The SDK's package subpath, not our `client/` folder, which the layer rule's `**/client` pattern also matches.
 // eslint-disable-next-line no-restricted-imports
 import { NoOpLogger } from '@smithy/core/client';
-import { createJsonLogger } from '../mcp/index.js';
 import type { Logger } from '../mcp/index.js';
+import { createPowertoolsLogger, loggerPort } from './powertools-logger.js';
 
 /** SDK client logger: silent like the SDK's default, but its warnings reach our log. */
 export class SdkWarningLogger extends NoOpLogger {
   readonly #logger: Logger;
 
-  /** @param logger @default a JSON logger with `component: "aws-sdk"` */
-  constructor(logger: Logger = createJsonLogger({ base: { component: 'aws-sdk' } })) {
+  /** @param logger @default the function's Powertools logger with `component: "aws-sdk"` */
+  constructor(logger: Logger = loggerPort(createPowertoolsLogger({ component: 'aws-sdk' }))) {
     super();
     this.#logger = logger;
   }

@@ -79,3 +79,4 @@ export type {
   TokenVerifier,
 } from './principals/index.js';
 export { IDENTITY_CONTRACT_VERSION } from './tools/index.js';
+export type { OperationCompleteness, OperationReport, OperationTelemetry } from './tools/index.js';

@@ -18,7 +18,7 @@ import {
 } from './principals/resource-metadata.js';
 import type { TokenVerifier } from './principals/token-verifier.js';
 import { bosTools } from './tools/bos-tools.js';
-import type { BosToolDeps } from './tools/deps.js';
+import type { BosToolDeps, OperationTelemetry } from './tools/deps.js';
 import { directTools } from './tools/direct-tools.js';
 
 /** Tools that only list what a caller may do: fast, never worth a task. */
@@ -49,6 +49,8 @@ export interface BosPlatformOptions {
   /** Per-source timeout when neither the adapter nor the context sets one. @default 10000 */
   sourceTimeoutMs?: number;
   logger?: Logger;
+  /** Receives each federated operation's outcome and per-source statistics (metrics). @default none */
+  telemetry?: OperationTelemetry;
   /**
    * Source of the `observed_at` timestamps in result metadata (deterministic tests). Deadlines always
    * use real time (`Date.now`), as `ctx.deadline` does.
@@ -90,6 +92,7 @@ export function createBosPlatform(options: BosPlatformOptions): BosPlatform {
     operationTimeoutMs: options.operationTimeoutMs ?? 30_000,
     sourceTimeoutMs: options.sourceTimeoutMs ?? 10_000,
     logger,
+    ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
     clock: options.clock ?? options.serverOptions.clock ?? Date.now,
   };
   // The runtime's own tool timeout must not cut an operation short of writing its final frame.

@@ -19,6 +19,8 @@ export type {
 } from './port.js';
 export { RECORD_REF_PREFIX, provenanceKey, recordRefOfKey, singleKeyRecordRef } from './record-ref.js';
 export { compareText } from './result-order.js';
+export { collectSourceStats } from './source-stats.js';
+export type { SourceReadStats, SourceStatsCollector } from './source-stats.js';
 export { formatObservedAt } from './timestamps.js';
 export { SOURCE_ERROR_CODES } from './types.js';
 export type {

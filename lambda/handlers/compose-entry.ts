@@ -6,21 +6,27 @@
  * entry asks for `prepareAtInit` (see {@link RestEntryOptions.prepareAtInit}).
  */
 import middy from '@middy/core';
-import type { Context } from 'aws-lambda';
+import type { Context, StreamifyHandler } from 'aws-lambda';
 import {
   createInvocation,
+  createPowertoolsLogger,
+  InvocationTelemetry,
+  loggerPort,
   errorFields,
+  eventKind,
+  streamCompletionFields,
   internalErrorResponse,
   jsonRpcErrorResponse,
   parseRestEvent,
   RestEventError,
   restEventErrorResponse,
+  taskWorkerRef,
   toRequest,
   toStreamingResult,
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
-import { createJsonLogger } from '../mcp/index.js';
-import type { Logger, McpInvocationContext } from '../mcp/index.js';
+import { taskTag } from '../mcp/index.js';
+import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
 export interface ComposedApp {
@@ -33,6 +39,8 @@ export interface ComposedApp {
   origin?: string;
   /** Resolves when calls that outlive their response (a stream closed mid-call) have finished. */
   settled?(): Promise<void>;
+  /** Runs one round of a stored task: the work of a task worker invocation (`McpServer.runTask`). */
+  runTask?(ref: TaskRef, round: TaskRoundContext): Promise<void>;
   /** `MCP_RESPONSE_STALL_MS`: a write without progress this long ends the response and its work. */
   responseStallMs?: number;
   /**
@@ -47,8 +55,11 @@ export interface ComposedApp {
 export interface RestEntryOptions {
   /** `component` field of the entry's log lines. */
   component: string;
-  /** Builds the app once per execution environment; may throw `ConfigError`. */
-  compose(logger: Logger): ComposedApp;
+  /**
+   * Builds the app once per execution environment; may throw `ConfigError`. `telemetry` holds the ports
+   * the app reports its calls, tools and sources through (metrics and the call log line).
+   */
+  compose(logger: Logger, telemetry: InvocationTelemetry): ComposedApp;
   /** True for the (stage-less, slash-canonical) paths this function serves; others get a 404. */
   serves(path: string): boolean;
   /**
@@ -61,20 +72,35 @@ export interface RestEntryOptions {
   prepareAtInit?: boolean;
 }
 
-/** The Lambda handler of one entry. */
-export type RestEntryHandler = ReturnType<typeof createRestEntry>;
+/**
+ * API Gateway's notice that a streamed response ended (docs/aws.md "Completion invocations"). It is not a
+ * request: no app is composed or called, nothing is logged above debug, and the invocation succeeds with an
+ * empty 200 that API Gateway discards. Answering it as a request would log an error and count a Lambda error
+ * for every streamed call.
+ */
+function acknowledgeCompletion(event: RestProxyEvent, logger: Logger): StreamingResult {
+  logger.debug('stream completion notice acknowledged', {
+    ...streamCompletionFields(event),
+  });
+  return toStreamingResult(new Response(null, { status: 200 }));
+}
+
+/** The Lambda handler of one entry: a response-streaming handler (`awslambda.streamifyResponse`). */
+export type RestEntryHandler = StreamifyHandler<RestProxyEvent, void>;
 
 /**
  * Builds the deployed handler. `timeoutEarlyInMillis: 0`: middy's early timeout would throw after the
  * handler returned nothing, which API Gateway shows as a 502; the app gets the deadline instead and answers
  * before it.
  */
-export function createRestEntry(options: RestEntryOptions) {
-  const logger = createJsonLogger({ base: { component: options.component } });
+export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
+  const powertools = createPowertoolsLogger({ component: options.component });
+  const logger = loggerPort(powertools);
+  const telemetry = new InvocationTelemetry({ logger: powertools });
   let app: ComposedApp | undefined;
   if (options.prepareAtInit === true) {
     try {
-      app = options.compose(logger);
+      app = options.compose(logger, telemetry);
       app.prepare?.();
     } catch (error) {
       logger.error('composition failed at init; the first invocation tries again', errorFields(error));
@@ -82,34 +108,66 @@ export function createRestEntry(options: RestEntryOptions) {
   }
 
   async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
+    if (eventKind(event) === 'stream-completion') return acknowledgeCompletion(event, logger);
     try {
-      app ??= options.compose(logger);
+      app ??= options.compose(logger, telemetry);
+      const task = taskWorkerRef(event);
+      if (task !== undefined) return await runTaskRound(app, task, context);
       const parts = parseRestEvent(event);
       const invocation = createInvocation(
         context,
         parts.sourceIp === undefined ? {} : { sourceIp: parts.sourceIp },
       );
-      if (!options.serves(parts.path))
-        return toStreamingResult(jsonRpcErrorResponse(404, -32600, 'Not Found'));
+      if (!options.serves(parts.path)) return answer(jsonRpcErrorResponse(404, -32600, 'Not Found'));
       const request = toRequest(parts, {
         signal: invocation.signal,
         ...(app.origin && { origin: app.origin }),
       });
       const response = await app.handle(request, invocation.context);
+      telemetry.answered(
+        response.status,
+        request.headers.get('mcp-session-id') ?? response.headers.get('mcp-session-id'),
+      );
       return toStreamingResult(response, {
         onAbort: (reason) => invocation.abort(reason),
         logger,
         ...(app.responseStallMs !== undefined && { stallMs: app.responseStallMs }),
       });
     } catch (error) {
-      if (error instanceof RestEventError) return toStreamingResult(restEventErrorResponse(error));
+      if (error instanceof RestEventError) return answer(restEventErrorResponse(error));
       // ConfigError lands here too: its problem list goes to the log, never to the client.
       logger.error('invocation failed before the response started', errorFields(error));
-      return toStreamingResult(internalErrorResponse());
+      return answer(internalErrorResponse());
     }
   }
 
-  return middy<RestProxyEvent, StreamingResult>({
+  /** An answer of the entry's own (no app involved). */
+  function answer(response: Response): StreamingResult {
+    telemetry.answered(response.status, undefined);
+    return toStreamingResult(response);
+  }
+
+  /**
+   * A task worker invocation (an asynchronous self-invoke, docs/tasks.md): runs the round within this
+   * invocation's deadline. Nobody reads the answer; it is an empty 204.
+   */
+  async function runTaskRound(
+    composed: ComposedApp,
+    ref: TaskRef,
+    context: Context,
+  ): Promise<StreamingResult> {
+    const { context: invocation } = createInvocation(context);
+    logger.info('task worker invocation', { task: taskTag(ref.taskId) });
+    if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');
+    else
+      await composed.runTask(ref, {
+        ...(invocation.requestId !== undefined && { workerId: invocation.requestId }),
+        ...(invocation.deadline !== undefined && { deadline: invocation.deadline }),
+      });
+    return toStreamingResult(new Response(null, { status: 204 }));
+  }
+
+  const streaming = middy<RestProxyEvent, StreamingResult>({
     streamifyResponse: true,
     timeoutEarlyInMillis: 0,
     // Lambda freezes the environment once the invocation returns. A tool that closed its SSE stream
@@ -118,5 +176,11 @@ export function createRestEntry(options: RestEntryOptions) {
     requestEnd: async () => {
       await app?.settled?.();
     },
-  }).handler(handle);
+  }).handler(handle) as unknown as RestEntryHandler;
+
+  // The invocation as Lambda sees it: middy's streamed body and the tail it awaits run inside the
+  // telemetry scope, and the call's log line and metrics are published once all of it has ended.
+  return awslambda.streamifyResponse((event, responseStream, context) =>
+    telemetry.run(context, async () => streaming(event, responseStream, context)),
+  );
 }

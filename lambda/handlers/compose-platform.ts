@@ -5,6 +5,7 @@
  * invocation.
  */
 import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
+import type { InvocationTelemetry } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
@@ -32,6 +33,7 @@ export function servesPlatformPath(path: string): boolean {
 export function composePlatform(
   env: Readonly<Record<string, string | undefined>>,
   logger: Logger,
+  telemetry?: InvocationTelemetry,
 ): ComposedApp {
   const config = loadConfig(env);
   const missing = [
@@ -46,7 +48,11 @@ export function composePlatform(
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
-  const sources = composeSources(config, env, logger, items === undefined ? {} : { items });
+  const sources = composeSources(config, env, logger, {
+    ...(items === undefined ? {} : { items }),
+    ...(telemetry === undefined ? {} : { onRateLimitWait: (id, ms) => telemetry.rateLimitWait(id, ms) }),
+  });
+  telemetry?.setSourceKinds((id) => sources.kindOf(id));
   const verifier = createJwtVerifier({
     issuer: config.auth.issuer,
     audience: config.auth.audience,
@@ -62,24 +68,30 @@ export function composePlatform(
     verifier,
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
+    operationTimeoutMs: config.operationTimeoutMs,
     logger,
+    ...(telemetry === undefined ? {} : { telemetry: telemetry.operations }),
     serverOptions: {
       name: 'bos-platform',
       version: '0.1.0',
       ...composeStores(config),
+      maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
       logger,
+      ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),
     },
   });
   return {
     handle: (request, ctx) => platform.handle(request, ctx),
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
+    runTask: (ref, round) => platform.server.runTask(ref, round),
     responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:
       // DNS, TLS and the issuer's answer) with the rest of the cold start, for no extra work. A failure
-      // changes nothing, because the first request fetches again itself (jwt-verifier.ts).
+      // changes nothing: a request that finds it in flight waits for it and, if it failed, fetches again
+      // itself with a full timeout (jwt-verifier.ts).
       verifier.prepare?.().catch((error: unknown) => {
         logger.warn('cold-start JWKS prefetch failed; the first request fetches again', errorFields(error));
       });

@@ -58,6 +58,8 @@ export interface ComposedSources {
   readonly sources: ReadonlyMap<string, SourceAdapter>;
   /** Re-reads table-backed definitions older than the TTL; resolves at once otherwise. Never rejects. */
   refresh(): Promise<void>;
+  /** The adapter kind (`fixture`, `scim`, …) a source id was built with: the `source.type` of its metrics. */
+  kindOf(sourceId: string): string | undefined;
 }
 
 /** Options of {@link composeSources}. */
@@ -70,6 +72,8 @@ export interface SourceCompositionOptions {
   resolver?: CredentialResolver;
   /** @default SOURCE_DEFINITIONS_TTL_MS */
   definitionsTtlMs?: number;
+  /** Told of every wait the provider kernel makes on a `429` (the source's rate-limit metric). */
+  onRateLimitWait?: (sourceId: string, waitMs: number) => void;
 }
 
 /**
@@ -89,27 +93,40 @@ export function composeSources(
   if (knobs.preset !== 'demo') {
     // A local scenario (tests, benchmarks) replaces the directory's sources under the same five ids.
     const presets = scaleLatency(fixturePreset(knobs.preset), knobs.latencyScale);
-    return fixed(presets.map((o) => traced(createFixtureSource(o))));
+    return fixed(
+      presets.map((o) => traced(createFixtureSource(o))),
+      () => FIXTURE_ADAPTER,
+    );
   }
 
   let resolver = options.resolver;
   const resolve = (name: string): Promise<string> =>
     (resolver ??= composeCredentialResolver(config, env)).resolve(name);
+  const settings = providerSettings(config, logger, options.onRateLimitWait);
   const factories = {
     [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
-    [SCIM_ADAPTER]: createScimSourceFactory(providerSettings(config, logger)),
-    [LDAP_ADAPTER]: createLdapSourceFactory(providerSettings(config, logger)),
-    [ENTRA_ADAPTER]: createEntraSourceFactory(providerSettings(config, logger)),
-    [OKTA_ADAPTER]: createOktaSourceFactory(providerSettings(config, logger)),
-    [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(providerSettings(config, logger)),
+    [SCIM_ADAPTER]: createScimSourceFactory(settings),
+    [LDAP_ADAPTER]: createLdapSourceFactory(settings),
+    [ENTRA_ADAPTER]: createEntraSourceFactory(settings),
+    [OKTA_ADAPTER]: createOktaSourceFactory(settings),
+    [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(settings),
   };
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
-  const build = (spec: SourceSpec): SourceAdapter => traced(buildSource(spec, factories));
+  const kinds = new Map<string, string>();
+  const build = (spec: SourceSpec): SourceAdapter => {
+    const adapter = traced(buildSource(spec, factories));
+    kinds.set(spec.source_id, spec.adapter);
+    return adapter;
+  };
+  const kindOf = (sourceId: string) => kinds.get(sourceId);
 
   const items = options.items;
   if (items === undefined)
-    return fixed(buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(specOf), build));
-  return createSourceCatalog({
+    return fixed(
+      buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(specOf), build),
+      kindOf,
+    );
+  const catalog = createSourceCatalog({
     load: async () =>
       (await readSourceDefinitionEntries(items)).map((entry) =>
         'definition' in entry ? specOf(entry.definition) : entry,
@@ -120,6 +137,7 @@ export function composeSources(
     onLoadError: (error) => logger.error('bos.sources.load_failed', problemsOf(error)),
     ttlMs: options.definitionsTtlMs ?? SOURCE_DEFINITIONS_TTL_MS,
   });
+  return { sources: catalog.sources, refresh: () => catalog.refresh(), kindOf };
 }
 
 /**
@@ -127,13 +145,20 @@ export function composeSources(
  * stack's SCIM server and slapd); its log lines (codes, reasons, statuses, counts: never provider text)
  * as `bos.sources.<event>`.
  */
-function providerSettings(config: PlatformConfig, logger: Logger): ProviderSettings {
+function providerSettings(
+  config: PlatformConfig,
+  logger: Logger,
+  onRateLimitWait?: (sourceId: string, waitMs: number) => void,
+): ProviderSettings {
   return {
     allowLoopbackHttp: isLocalRun(config),
     log: ({ event, source, ...detail }) => {
       const fields = { source_type: source.source_type, source_identity: source.source_identity, ...detail };
       if (event === 'provider_failed') logger.warn(`bos.sources.${event}`, fields);
       else logger.info(`bos.sources.${event}`, fields);
+      // A source's identity is its id (`buildSource`).
+      if (event === 'provider_rate_limit_wait' && detail.wait_ms !== undefined)
+        onRateLimitWait?.(source.source_identity, detail.wait_ms);
     },
   };
 }
@@ -183,10 +208,14 @@ function buildAll(specs: readonly SourceSpec[], build: (spec: SourceSpec) => Sou
   return adapters;
 }
 
-function fixed(adapters: readonly SourceAdapter[]): ComposedSources {
+function fixed(
+  adapters: readonly SourceAdapter[],
+  kindOf: (sourceId: string) => string | undefined,
+): ComposedSources {
   return {
     sources: new Map(adapters.map((a) => [a.source.source_identity, a])),
     refresh: () => Promise.resolve(),
+    kindOf,
   };
 }
 

@@ -9,6 +9,7 @@ import {
   DynamoDbSessionStore,
   DynamoDbStreamStore,
   DynamoDbTaskStore,
+  LambdaTaskLauncher,
   reportingOutages,
 } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
@@ -35,8 +36,19 @@ export function composeStores(config: PlatformConfig): StoreOptions {
   const secret =
     config.requestStateSecret === undefined ? {} : { requestStateSecret: config.requestStateSecret };
   const taskTable = config.tasks.tableName;
-  // Tasks run in this process (docs/tasks.md); without a table they live in memory like the sessions.
-  const taskOptions = { defaultTtlMs: config.tasks.ttlMinutes * 60_000 };
+  // Without a table tasks live in memory like the sessions, and their rounds run in this process. With
+  // one, each round runs in its own asynchronous invocation of this function (docs/tasks.md "Execution").
+  const worker = config.taskWorker;
+  const taskOptions = {
+    defaultTtlMs: config.tasks.ttlMinutes * 60_000,
+    ...(worker !== undefined && {
+      launcher: new LambdaTaskLauncher({
+        functionName: worker.functionName,
+        ...(worker.endpoint !== undefined && { endpoint: worker.endpoint }),
+        ...(config.region !== undefined && { region: config.region }),
+      }),
+    }),
+  };
   if (tableName === undefined && streamTable === undefined && taskTable === undefined)
     return {
       sessionTtlMinutes: config.sessions.ttlMinutes,

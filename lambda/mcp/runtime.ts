@@ -20,6 +20,7 @@ export interface ResolvedOptions {
   keepaliveMs: number;
   toolTimeoutMs: number;
   maxBodyBytes: number;
+  maxStreamEventBytes: number;
   /** 2025-03-26 batch bounds (docs/mcp-runtime.md, "Batches"). */
   maxBatchElements: number;
   batchConcurrency: number;

@@ -15,6 +15,7 @@ import { InFlightRequests } from './sessions/in-flight.js';
 import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './http/media-type.js';
+import { callAttributes } from './http/call-attributes.js';
 import { InMemorySessionStore } from './stores/memory-session-store.js';
 import { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
 import { InMemoryStreamStore } from './stores/memory-stream-store.js';
@@ -26,9 +27,10 @@ import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
 import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
 import { resolveTaskOptions } from './tasks/options.js';
-import type { TaskRef } from './tasks/options.js';
+import type { TaskRef, TaskRoundContext } from './tasks/options.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
+import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
 import {
   acceptRanges,
   checkContentType,
@@ -93,6 +95,7 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     keepaliveMs: options.keepaliveMs ?? 15_000,
     toolTimeoutMs: options.toolTimeoutMs ?? 60_000,
     maxBodyBytes: options.maxBodyBytes ?? 4 * 1024 * 1024,
+    maxStreamEventBytes: Math.max(1024, options.maxStreamEventBytes ?? MAX_STREAM_EVENT_BYTES),
     maxBatchElements: Math.max(1, options.maxBatchElements ?? 50),
     batchConcurrency: Math.max(1, options.batchConcurrency ?? 4),
     maxBatchResponseBytes: Math.max(64, options.maxBatchResponseBytes ?? 4 * 1024 * 1024),
@@ -118,10 +121,12 @@ function idOf(value: JsonObject): JsonRpcId | null {
 export class McpServer {
   readonly #rt: Runtime;
   readonly #tasks = new Set<Promise<void>>();
+  readonly #callTelemetry: McpServerOptions['callTelemetry'];
   #capabilities: JsonObject | undefined;
 
   constructor(options: McpServerOptions) {
     const resolved = resolveOptions(options);
+    this.#callTelemetry = options.callTelemetry;
     const clock = options.clock ?? Date.now;
     const logger = options.logger ?? createJsonLogger({ base: { component: 'mcp' } });
     const tools = new ToolRegistry();
@@ -246,11 +251,13 @@ export class McpServer {
 
   /**
    * Runs the next round of a stored task (a worker invocation's entry point; the in-process launcher calls
-   * it too). Resolves when the round has written its outcome; never rejects.
+   * it too). `round` names the worker and its invocation's deadline. Resolves when the round has written
+   * its outcome, or at once when there is nothing to run (unknown, terminal, or already claimed); never
+   * rejects.
    */
-  async runTask(ref: TaskRef): Promise<void> {
+  async runTask(ref: TaskRef, round: TaskRoundContext = {}): Promise<void> {
     const tasks = this.#rt.tasks;
-    if (tasks !== undefined) await runTask(this.#rt, tasks, ref);
+    if (tasks !== undefined) await runTask(this.#rt, tasks, ref, round);
   }
 
   /** Resolves when every streaming call started so far has finished writing its stream. */
@@ -279,6 +286,18 @@ export class McpServer {
     }
   }
 
+  /** Reports the call's attributes; telemetry never fails a call. */
+  #annotate(headers: Headers, message: JsonObject | 'batch' | undefined, httpMethod: string): void {
+    if (this.#callTelemetry === undefined) return;
+    try {
+      this.#callTelemetry.annotate(
+        callAttributes(headers, message, (name) => this.#rt.tools.get(name) !== undefined, httpMethod),
+      );
+    } catch (error) {
+      this.#rt.logger.warn('call telemetry failed', describeError(error));
+    }
+  }
+
   async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
     const rt = this.#rt;
     const { headers } = request;
@@ -286,6 +305,7 @@ export class McpServer {
     const rejected = checkMethod(method, respond) ?? checkOrigin(headers, rt.options.allowedOrigins, respond);
     if (rejected !== undefined) return rejected;
     const ranges = acceptRanges(headers);
+    const annotate = (message?: JsonObject | 'batch') => this.#annotate(headers, message, method);
     const scope: RequestScope = {
       invocation: ctx,
       accepts: (type) => acceptsMediaType(ranges, type.toLowerCase()),
@@ -299,6 +319,7 @@ export class McpServer {
     });
 
     if (method !== 'POST') {
+      annotate();
       const shape = detectHttpShape(headers);
       // 2026-07-28 routes only POST (mcp-method-surface: "GET /mcp and DELETE /mcp with the 2026-07-28 protocol header return 405").
       if (shape.shape === 'stateless')
@@ -316,6 +337,7 @@ export class McpServer {
     const parsed = parseBody(body.text);
     if (parsed.kind === 'error') return respond.rpcError(200, null, parsed.error);
     if (parsed.kind === 'batch') {
+      annotate('batch');
       const shape = detectHttpShape(headers);
       if (shape.shape !== 'sessionful')
         return respond.rpcError(
@@ -325,6 +347,7 @@ export class McpServer {
         );
       return handleBatch(input(shape.headerVersion), parsed.values);
     }
+    annotate(parsed.value);
     const shape = detectHttpShape(headers, parsed.value);
     if (shape.shape === 'error') return respond.rpcError(400, idOf(parsed.value), shape.error);
     if (shape.shape === 'stateless') {

@@ -11,3 +11,4 @@ export type * from './types/registry.js';
 export type * from './types/context.js';
 export type * from './types/stores.js';
 export type * from './types/options.js';
+export type * from './types/telemetry.js';

@@ -1,6 +1,6 @@
 import { Validations } from 'aws-cdk-lib';
 import type { Duration, RemovalPolicy } from 'aws-cdk-lib';
-import { Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
+import { Policy, PolicyStatement, Role, ServicePrincipal } from 'aws-cdk-lib/aws-iam';
 import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-cdk-lib/aws-lambda';
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
@@ -90,6 +90,8 @@ export class PlatformFunction extends Construct {
       environment: { ...LAMBDA_BASE_ENVIRONMENT, ...props.environment },
     });
 
+    this.grantSelfInvoke();
+
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
@@ -104,5 +106,23 @@ export class PlatformFunction extends Construct {
           'permissions (X-Ray IAM reference), so CDK grants them on "*"; every other statement names its ARN.',
       });
     }
+  }
+
+  /**
+   * Task rounds run in their own invocation: an asynchronous invoke of this same function (docs/tasks.md
+   * "Execution"). The role may invoke this function only, unqualified, and nothing else. The statement is a
+   * policy of its own beside the role: the function depends on the role (and its default policy), so naming
+   * the function's ARN in the default policy would be a dependency cycle. Lambda's own retries of a failed
+   * asynchronous invocation are off: a worker that dies is reported through the task (it reads `failed`
+   * after its deadline) rather than run a second time behind the client's back.
+   */
+  private grantSelfInvoke(): void {
+    new Policy(this, 'SelfInvoke', {
+      roles: [this.role],
+      statements: [
+        new PolicyStatement({ actions: ['lambda:InvokeFunction'], resources: [this.function.functionArn] }),
+      ],
+    });
+    this.function.configureAsyncInvoke({ retryAttempts: 0 });
   }
 }

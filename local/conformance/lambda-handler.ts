@@ -11,6 +11,7 @@ import {
   DynamoDbSessionStore,
   DynamoDbStreamStore,
   DynamoDbTaskStore,
+  LambdaTaskLauncher,
 } from '../../lambda/aws/index.js';
 import { createRestEntry } from '../../lambda/handlers/compose-entry.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
@@ -26,12 +27,15 @@ function compose(): McpServer {
   const streamTable = env.MCP_STREAM_TABLE;
   const taskTable = env.MCP_TASK_TABLE;
   const endpoint = env.AWS_ENDPOINT_URL_DYNAMODB;
+  const functionName = env.AWS_LAMBDA_FUNCTION_NAME;
+  const lambdaEndpoint = env.AWS_ENDPOINT_URL_LAMBDA;
   const client = createDynamoDbClient(endpoint === undefined ? {} : { endpoint });
   return createConformanceApp({
     allowedOrigins: (env.MCP_ALLOWED_ORIGINS ?? '').split(',').filter((origin) => origin !== ''),
     overrides: {
       ...(tableName === undefined ? {} : { sessionStore: new DynamoDbSessionStore({ client, tableName }) }),
-      // Tasks are polled from any environment; their rounds run where they were created or resumed.
+      // Tasks are polled from any environment; each round runs in its own invocation of this function,
+      // through the stack's Invoke API, as the platform's do (docs/tasks.md "Execution").
       ...(taskTable === undefined
         ? {}
         : {
@@ -39,6 +43,12 @@ function compose(): McpServer {
               store: new DynamoDbTaskStore({ client, tableName: taskTable }),
               pollIntervalMs: 500,
               cancelPollMs: 250,
+              ...(functionName !== undefined && {
+                launcher: new LambdaTaskLauncher({
+                  functionName,
+                  ...(lambdaEndpoint === undefined ? {} : { endpoint: lambdaEndpoint }),
+                }),
+              }),
             },
           }),
       // Replay events and client replies must reach whichever environment serves the next request.

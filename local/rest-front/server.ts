@@ -9,14 +9,24 @@ import type { AddressInfo } from 'node:net';
 import type { Readable } from 'node:stream';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
 import { describeError, log } from '../log.js';
+import { type CompletionRecord, completionNotice, sendCompletion } from './completion.js';
+import {
+  MAX_EVENT_BYTES,
+  MAX_REQUEST_BYTES,
+  MAX_STREAMED_RESPONSE_BYTES,
+  eventPayloadBytes,
+  sendEventTooLarge,
+  sendRequestTooLarge,
+} from './limits.js';
 import { readPrelude } from './prelude.js';
 import { buildProxyEvent, requestTarget } from './proxy-event.js';
-import { relayPayload } from './relay.js';
+import { type ClientLossMode, type StreamShaping, functionSettled, relayPayload } from './relay.js';
 import { PLATFORM_ROUTES, type RestRoute, matchRoute } from './routes.js';
 
 /** The function as the front sees it (`RuntimePool` fits). */
 export interface FunctionInvoker {
-  invoke(event: APIGatewayProxyEvent, options: { signal: AbortSignal }): Promise<{ body: Readable }>;
+  /** Invokes with a proxy event, or with API Gateway's completion notice after a streamed response. */
+  invoke(event: APIGatewayProxyEvent | object, options: { signal: AbortSignal }): Promise<{ body: Readable }>;
 }
 
 /** Options of {@link startRestFront}. */
@@ -36,6 +46,21 @@ export interface RestFrontOptions {
   maxDurationMs?: number;
   /** Largest request body (API Gateway: 10 MB). @default 10485760 */
   maxRequestBytes?: number;
+  /** Largest proxy event as JSON (Lambda's invocation payload: 6 MB). @default 6291456 */
+  maxEventBytes?: number;
+  /** Largest streamed response payload (Lambda: 200 MB). @default 209715200 */
+  maxResponseBytes?: number;
+  /** Bandwidth cap of streamed responses (Lambda: 2 MBps past the first 6 MB). @default none */
+  shaping?: StreamShaping;
+  /**
+   * What the function's response stream sees when the client goes away or a limit cuts it: nothing
+   * (`keep-running`, as on AWS) or a closed stream (`close-stream`, the emulator mode). @default 'keep-running'
+   */
+  onClientLoss?: ClientLossMode;
+  /** Send API Gateway's completion invocation after each streamed response. @default true */
+  completionInvocations?: boolean;
+  /** Called with the result of each completion invocation (tests). */
+  onCompletion?: (record: CompletionRecord) => void;
   /** Allowed browser origins for the CORS preflight API Gateway answers itself. @default [] */
   allowedOrigins?: readonly string[];
 }
@@ -57,7 +82,13 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     routes: options.routes ?? PLATFORM_ROUTES,
     idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
     maxDurationMs: options.maxDurationMs ?? 900_000,
-    maxRequestBytes: options.maxRequestBytes ?? 10 * 1024 * 1024,
+    maxRequestBytes: options.maxRequestBytes ?? MAX_REQUEST_BYTES,
+    maxEventBytes: options.maxEventBytes ?? MAX_EVENT_BYTES,
+    maxResponseBytes: options.maxResponseBytes ?? MAX_STREAMED_RESPONSE_BYTES,
+    shaping: options.shaping,
+    onClientLoss: options.onClientLoss ?? 'keep-running',
+    completionInvocations: options.completionInvocations ?? true,
+    onCompletion: options.onCompletion ?? (() => undefined),
     allowedOrigins: options.allowedOrigins ?? [],
   };
   const server = createServer({ noDelay: true }, (req, res) => {
@@ -85,7 +116,9 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
   };
 }
 
-type Settings = Required<Omit<RestFrontOptions, 'host' | 'port'>>;
+type Settings = Required<Omit<RestFrontOptions, 'host' | 'port' | 'shaping'>> & {
+  shaping: StreamShaping | undefined;
+};
 
 async function handle(settings: Settings, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const receivedAt = new Date();
@@ -106,7 +139,7 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
   }
   const body = await readRequestBody(req, settings.maxRequestBytes);
   if (body === undefined) {
-    sendGatewayError(res, 413, 'Request Too Long', 'RequestTooLongException');
+    sendRequestTooLarge(res, settings.maxRequestBytes);
     return;
   }
   const event = buildProxyEvent(req, body, {
@@ -115,26 +148,42 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
     requestId,
     receivedAt,
   });
+  if (eventPayloadBytes(event) > settings.maxEventBytes) {
+    sendEventTooLarge(res);
+    return;
+  }
   const controller = new AbortController();
+  // On AWS a client that leaves before the answer changes nothing for the invocation; the emulator mode
+  // abandons it (its stream is closed as soon as it answers).
   const onClientGone = (): void => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished && settings.onClientLoss === 'close-stream') controller.abort();
   };
   res.once('close', onClientGone);
   // Until the first byte, silence counts against the idle timeout too (and the total limit always applies).
-  const timer = setTimeout(() => controller.abort(), Math.min(settings.idleTimeoutMs, deadline - Date.now()));
+  const invoked = settings.invoker.invoke(event, { signal: controller.signal });
   let payload: Readable;
   try {
-    ({ body: payload } = await settings.invoker.invoke(event, { signal: controller.signal }));
+    ({ body: payload } = await withTimeout(invoked, Math.min(settings.idleTimeoutMs, deadline - Date.now())));
   } catch (error) {
-    clearTimeout(timer);
+    if (error instanceof TimeoutError) {
+      // API Gateway gives up; the function does not know (emulator mode: it is abandoned instead).
+      if (settings.onClientLoss === 'close-stream') controller.abort();
+      else void invoked.then(({ body: late }) => late.resume(), () => undefined);
+    }
     return failBeforePrelude(res, controller.signal, error);
   }
-  clearTimeout(timer);
   // Errors are observed through `errored`/listeners below; this keeps an early one from going unhandled.
   payload.on('error', () => undefined);
   res.off('close', onClientGone);
+  const settled = functionSettled(payload);
+  if (settings.completionInvocations) {
+    void settled.then(async (end) => {
+      settings.onCompletion(await sendCompletion(settings.invoker, completionNotice(requestId, end)));
+    });
+  }
   if (res.destroyed) {
-    payload.destroy();
+    if (settings.onClientLoss === 'close-stream') payload.destroy();
+    else payload.resume();
     return;
   }
   let prelude;
@@ -144,7 +193,8 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
       Math.min(settings.idleTimeoutMs, deadline - Date.now()),
     );
   } catch (error) {
-    payload.destroy();
+    if (settings.onClientLoss === 'close-stream' || payload.errored !== null) payload.destroy();
+    else payload.resume();
     return failBeforePrelude(res, controller.signal, error);
   }
   res.statusCode = prelude.statusCode;
@@ -154,7 +204,13 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
     res.appendHeader(name, value);
   }
   res.flushHeaders();
-  const outcome = await relayPayload(payload, res, { idleTimeoutMs: settings.idleTimeoutMs, deadline });
+  const outcome = await relayPayload(payload, res, {
+    idleTimeoutMs: settings.idleTimeoutMs,
+    deadline,
+    onClientLoss: settings.onClientLoss,
+    maxResponseBytes: settings.maxResponseBytes,
+    ...(settings.shaping === undefined ? {} : { shaping: settings.shaping }),
+  });
   if (outcome !== 'completed' && outcome !== 'client_gone') {
     log('warn', 'stream aborted', { requestId, outcome, error: describeError(payload.errored) });
   }

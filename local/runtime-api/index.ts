@@ -7,3 +7,4 @@ export type { InvocationResponse } from './invocation.js';
 export { MAX_BATCH_BYTES, ResponseBody } from './response-body.js';
 export { RuntimePool, type InvokeOptions, type RuntimePoolOptions } from './runtime-pool.js';
 export { defaultNodePath, ricEntry, runtimeEnvironment } from './runtime-process.js';
+export { startInvokeApi, type InvokeApi, type InvokeApiOptions } from './invoke-api-server.js';

@@ -3,7 +3,14 @@
  * environment (a runtime process under AWS's runtime interface client), reusing an idle one when there is
  * one and cold-starting a new one otherwise, up to the function's concurrency. Beyond it the invocation is
  * throttled at once (`TooManyRequestsException`), as Lambda does, instead of waiting in a queue.
+ *
+ * One local difference is deliberate: at most `maxParallelInits` runtimes run their init at once. On Lambda every
+ * environment initialises on CPU of its own; here they share the machine's cores, and fifty Node.js processes
+ * loading the bundle together would each get a sliver of CPU for many seconds, during which the wall-clock
+ * timeouts of their first calls (the issuer's keys, DynamoDB) expire for a reason Lambda does not have. The
+ * others wait their turn, which looks like a longer cold start to the invocations waiting for them.
  */
+import { availableParallelism } from 'node:os';
 import { InvocationError, RuntimePoolStartError } from './errors.js';
 import { Invocation, type InvocationResponse } from './invocation.js';
 import { defaultNodePath } from './runtime-process.js';
@@ -38,6 +45,8 @@ export interface RuntimePoolOptions {
   onLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
   /** How long {@link RuntimePool.start} waits for every runtime to poll. @default 30000 */
   startTimeoutMs?: number;
+  /** Most runtimes initialising at once (the rest wait for a turn). @default the machine's available parallelism */
+  maxParallelInits?: number;
 }
 
 /** Options of one {@link RuntimePool.invoke} call. */
@@ -58,6 +67,11 @@ export class RuntimePool implements SlotHost {
   readonly #readyWaiters: Array<{ resolve: () => void; reject: (error: Error) => void }> = [];
   #closed = false;
   #spawnCount = 0;
+  #maxParallelInits = 1;
+  /** Runtimes spawned whose init has not ended (they have not polled `/next` yet, nor died). */
+  readonly #initializing = new Set<RuntimeSlot>();
+  /** Environments waiting for a turn to initialise, oldest first. */
+  readonly #awaitingInit: RuntimeSlot[] = [];
   #timeoutKills = 0;
   readonly #exitHook = (): void => {
     for (const slot of this.#slots) slot.killNow();
@@ -73,6 +87,7 @@ export class RuntimePool implements SlotHost {
     const onLog = options.onLog;
     const size = options.size ?? 4;
     pool.#maxConcurrency = Math.max(1, options.maxConcurrency ?? Math.max(size, 10));
+    pool.#maxParallelInits = Math.max(1, options.maxParallelInits ?? availableParallelism());
     pool.#slotOptions = {
       taskRoot: options.taskRoot,
       handler: options.handler ?? 'index.handler',
@@ -114,6 +129,24 @@ export class RuntimePool implements SlotHost {
   /** Execution environments created so far (warm ones plus those started on demand). */
   get environmentCount(): number {
     return this.#slots.length;
+  }
+
+  /**
+   * What counts against the concurrency now: environments holding an invocation (until they poll again) plus
+   * invocations waiting for an environment starting for them.
+   */
+  get inFlight(): number {
+    return this.#slots.filter((slot) => slot.state === 'busy').length + this.#queue.length;
+  }
+
+  /** Runtimes initialising now (never more than `maxParallelInits`). */
+  get initializingCount(): number {
+    return this.#initializing.size;
+  }
+
+  /** Environments polling for an invocation, ready to take one at once. */
+  get idleCount(): number {
+    return this.#slots.filter((slot) => slot.canTake).length;
   }
 
   /** The concurrency limit: invocations beyond it are throttled. */
@@ -173,7 +206,7 @@ export class RuntimePool implements SlotHost {
 
   /** Resolves when no environment is still starting (all warm), or rejects on an init failure or timeout. */
   ready(timeoutMs = 30_000): Promise<void> {
-    if (!this.#slots.some((slot) => slot.state === 'starting')) return Promise.resolve();
+    if (!this.#anyStarting()) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         reject(new RuntimePoolStartError(`runtimes did not poll /next within ${timeoutMs} ms`));
@@ -208,11 +241,35 @@ export class RuntimePool implements SlotHost {
     return spawnedAt;
   }
 
+  /** The events of the invocations running right now, one per busy environment (parsed JSON). */
+  runningEvents(): unknown[] {
+    return this.#slots.flatMap((slot) => {
+      const event = slot.currentEvent;
+      return event === undefined ? [] : [JSON.parse(event) as unknown];
+    });
+  }
+
+  /**
+   * Crashes (SIGKILL) every environment whose running invocation's event satisfies `matches`, as an
+   * out-of-memory kill would; returns how many. The pool replaces them as it replaces any crashed runtime.
+   */
+  crashWhere(matches: (event: unknown) => boolean): number {
+    let crashed = 0;
+    for (const slot of this.#slots) {
+      const event = slot.currentEvent;
+      if (event === undefined || !matches(JSON.parse(event) as unknown)) continue;
+      slot.crash();
+      crashed += 1;
+    }
+    return crashed;
+  }
+
   /** Kills every runtime, fails queued invocations and closes the Runtime API endpoints. */
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
     process.removeListener('exit', this.#exitHook);
+    this.#awaitingInit.splice(0);
     for (const invocation of this.#queue.splice(0)) {
       invocation.fail(new InvocationError('closed', 'Invoke.Closed', 'the local function was shut down'));
     }
@@ -221,13 +278,15 @@ export class RuntimePool implements SlotHost {
   }
 
   /** @internal SlotHost */
-  slotIdle(_slot: RuntimeSlot): void {
+  slotIdle(slot: RuntimeSlot): void {
+    this.#initEnded(slot);
     this.#dispatch();
-    if (!this.#slots.some((slot) => slot.state === 'starting')) this.#settleReady();
+    if (!this.#anyStarting()) this.#settleReady();
   }
 
   /** @internal SlotHost */
   slotExited(slot: RuntimeSlot, exit: SlotExit): void {
+    this.#initEnded(slot);
     if (this.#closed) return;
     if (exit.reason === 'stopped') return;
     if (exit.reason === 'timeout') this.#timeoutKills += 1;
@@ -235,7 +294,7 @@ export class RuntimePool implements SlotHost {
       // Lambda returns an init failure to the invocation that caused the cold start.
       const message = `${exit.failure.errorType}: ${exit.failure.errorMessage}`;
       this.#settleReady(new RuntimePoolStartError(`runtime ${slot.index} failed to initialise: ${message}`));
-      const waiting = this.#slots.some((other) => other.state !== 'dead');
+      const waiting = this.#awaitingInit.length > 0 || this.#slots.some((other) => other.state !== 'dead');
       if (!waiting) {
         this.#queue
           .shift()
@@ -248,9 +307,27 @@ export class RuntimePool implements SlotHost {
     this.#spawn(slot);
   }
 
+  /** Starts `slot`'s runtime now if fewer than `maxParallelInits` are initialising, else when one is done. */
   #spawn(slot: RuntimeSlot): void {
+    if (this.#initializing.size >= this.#maxParallelInits) {
+      this.#awaitingInit.push(slot);
+      return;
+    }
     this.#spawnCount += 1;
+    this.#initializing.add(slot);
     slot.spawn();
+  }
+
+  /** `slot`'s init is over (it polled or died): the next environment waiting for a turn starts. */
+  #initEnded(slot: RuntimeSlot): void {
+    if (!this.#initializing.delete(slot)) return;
+    const next = this.#awaitingInit.shift();
+    if (next !== undefined && !this.#closed) this.#spawn(next);
+  }
+
+  /** Whether any environment is still on its way to its first poll (initialising or waiting to). */
+  #anyStarting(): boolean {
+    return this.#awaitingInit.length > 0 || this.#slots.some((slot) => slot.state === 'starting');
   }
 
   /**
@@ -262,10 +339,13 @@ export class RuntimePool implements SlotHost {
       const next = slot.canTake ? this.#queue.shift() : undefined;
       if (next !== undefined) slot.deliver(next);
     }
-    let starting = this.#slots.filter((slot) => slot.state === 'starting').length + this.#opening.size;
+    let starting =
+      this.#slots.filter((slot) => slot.state === 'starting').length +
+      this.#opening.size +
+      this.#awaitingInit.length;
     for (const slot of this.#slots) {
       if (this.#queue.length <= starting) break;
-      if (slot.state === 'dead' && !this.#opening.has(slot)) {
+      if (slot.state === 'dead' && !this.#opening.has(slot) && !this.#awaitingInit.includes(slot)) {
         this.#spawn(slot);
         starting += 1;
       }

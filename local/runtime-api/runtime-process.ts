@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -107,5 +108,24 @@ export function spawnRuntime(options: RuntimeProcessOptions): ChildProcess {
   }
   // A write to a dead child's stdin must not become an uncaught error; we never write to it anyway.
   child.stdin?.on('error', () => undefined);
+  lowerPriority(child.pid);
   return child;
+}
+
+/**
+ * Scheduling niceness of every runtime (0 is the stack's own; higher yields the CPU). On AWS an execution
+ * environment has CPU of its own and never competes with API Gateway or the token issuer; here they all
+ * share the machine's cores, and a burst of cold starts (a dozen Node.js processes loading the bundle at
+ * once) would starve the process that serves the REST front, the Runtime API and the local issuer's JWKS,
+ * so requests would wait, and token checks time out, for a reason that does not exist in the cloud.
+ */
+export const RUNTIME_NICENESS = 10;
+
+function lowerPriority(pid: number | undefined): void {
+  if (pid === undefined) return;
+  try {
+    setPriority(pid, RUNTIME_NICENESS);
+  } catch {
+    // Not permitted here (some sandboxes): the runtime keeps the stack's priority.
+  }
 }

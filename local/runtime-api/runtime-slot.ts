@@ -156,6 +156,19 @@ export class RuntimeSlot {
     this.#server.close();
   }
 
+  /** The event of the invocation this environment is running, if any (JSON, as delivered). */
+  get currentEvent(): string | undefined {
+    return this.#current?.payload;
+  }
+
+  /**
+   * Kills the process as a crash would (out of memory, a native fault): its invocation fails and the pool
+   * replaces the environment. For tests of what survives a dying worker.
+   */
+  crash(): void {
+    this.#child?.kill('SIGKILL');
+  }
+
   /** Kills the process synchronously (process `exit` handlers cannot wait). */
   killNow(): void {
     this.#exitReason = 'stopped';

@@ -48,6 +48,8 @@ describe('stack props from CDK context', () => {
         logRetentionDays: '30',
         throttleRateLimit: '10',
         tracing: 'true',
+        alarmTopicArn: 'arn:aws:sns:eu-west-1:111122223333:ops',
+        sourceErrorRatePercent: '10',
         domainName: 'mcp.example.com',
         certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',
       }),
@@ -60,6 +62,8 @@ describe('stack props from CDK context', () => {
     assert.equal(props.logRetention, RetentionDays.ONE_MONTH);
     assert.deepEqual(props.throttling, { rateLimit: 10, burstLimit: 100 });
     assert.equal(props.tracing, true);
+    assert.equal(props.alarmTopicArn, 'arn:aws:sns:eu-west-1:111122223333:ops');
+    assert.equal(props.sourceErrorRatePercent, 10);
     assert.deepEqual(props.customDomain, {
       domainName: 'mcp.example.com',
       certificateArn: 'arn:aws:acm:eu-west-1:111122223333:certificate/x',

@@ -129,6 +129,7 @@ describe('cdk-nag AwsSolutions', () => {
       'AwsSolutions-IAM5[Resource::*]',
       'AwsSolutions-IAM5[Resource::arn:<AWS::Partition>:secretsmanager:<AWS::Region>:<AWS::AccountId>:secret:bos/sources/*]',
       'AwsSolutions-L1',
+      'AwsSolutions-SMG4',
     ]);
     for (const [path, id, reason] of acknowledged) {
       assert.ok(reason.length >= 80, `${path} ${id}: reason too short to explain anything`);

@@ -151,15 +151,21 @@ describe('platform IAM', () => {
     assert.deepEqual(writes, []);
   });
 
-  it('lets the function read only the source-credential secrets the resolver names, and nothing else of Secrets Manager', () => {
+  it('lets the function read only the source-credential secrets the resolver names and its request-state secret, nothing else of Secrets Manager', () => {
     assert.equal(SOURCE_SECRET_PREFIX, DEFAULT_SOURCE_SECRET_PREFIX);
     const secrets = statements.filter((statement) =>
       actionsOf(statement).some((a) => a.startsWith('secretsmanager:')),
     );
-    assert.equal(secrets.length, 1);
-    assert.deepEqual(actionsOf(secrets[0]!), ['secretsmanager:GetSecretValue']);
-    const [resource] = resourcesIn(secrets[0]!);
-    assert.match(resource ?? '', /:secretsmanager:.*:secret:bos\/sources\/\*$/);
+    assert.equal(secrets.length, 2);
+    const [sources, requestState] = secrets.sort((a, b) => actionsOf(a).length - actionsOf(b).length);
+    assert.deepEqual(actionsOf(sources!), ['secretsmanager:GetSecretValue']);
+    assert.match(resourcesIn(sources!)[0] ?? '', /:secretsmanager:.*:secret:bos\/sources\/\*$/);
+    const [secretId] = onlyResource(dev, 'AWS::SecretsManager::Secret');
+    assert.deepEqual(actionsOf(requestState!).sort(), [
+      'secretsmanager:DescribeSecret',
+      'secretsmanager:GetSecretValue',
+    ]);
+    assert.deepEqual(resourcesIn(requestState!), [`<Ref:${secretId}>`]);
   });
 
   it('gives the function role no managed policy and no statement on "*" (X-Ray is off by default)', () => {
@@ -190,6 +196,7 @@ describe('platform function', () => {
       'BOS_DIRECTORY_TABLE',
       'MCP_ALLOWED_ORIGINS',
       'MCP_ENDPOINT',
+      'MCP_REQUEST_STATE_SECRET_ARN',
       'MCP_SESSION_TABLE',
       'MCP_SESSION_TTL_MINUTES',
       'MCP_STREAM_TABLE',
@@ -272,7 +279,7 @@ describe('platform alarms and outputs', () => {
 
   it('notifies the alarm topic on alarm and on recovery when one is configured', () => {
     const prodAlarms = resourcesOf(prod, 'AWS::CloudWatch::Alarm');
-    assert.equal(prodAlarms.length, 4);
+    assert.equal(prodAlarms.length, 5);
     for (const [id, alarm] of prodAlarms) {
       assert.deepEqual(alarm.Properties?.AlarmActions, ['arn:aws:sns:eu-west-1:111122223333:ops'], id);
       assert.deepEqual(alarm.Properties?.OKActions, ['arn:aws:sns:eu-west-1:111122223333:ops'], id);

@@ -18,7 +18,7 @@ import type {
   StreamingToolHandler,
   ToolHandler,
 } from '../../lambda/mcp/types.js';
-import type { McpSetup, SetupTool } from './vector.js';
+import type { McpSetup, SetupResourceContent, SetupTool } from './vector.js';
 
 /**
  * The clock every vector runs at unless its task runtime names one: 2026-07-03T00:00:00Z, the
@@ -42,7 +42,7 @@ export class SeededSessionStore implements SessionStore {
     for (const s of seed?.seed ?? []) {
       this.#records.set(s.id, {
         sessionId: s.id,
-        createdAt,
+        createdAt: s.created_unix_ms ?? createdAt,
         expiresAt: s.expires_unix_ms,
         data: { ...s.data },
       });
@@ -190,11 +190,30 @@ export function buildFixtureServer(setup: McpSetup): McpServer {
   const server = new McpServer(options);
   for (const tool of setup.tools ?? []) registerTool(server, tool);
   for (const resource of setup.resources ?? []) {
-    const { contents, ...def } = resource;
-    server.registerResource(def, () => Promise.resolve((contents ?? []) as unknown as ResourceContent[]));
+    const contents = (resource.contents ?? []).map(resourceContent);
+    server.registerResource(
+      {
+        uri: resource.uri,
+        name: resource.name,
+        ...optional('title', resource.title),
+        ...optional('description', resource.description),
+        ...optional('mimeType', resource.mime_type),
+        ...optional('size', resource.size),
+      },
+      () => Promise.resolve(contents),
+    );
   }
   for (const template of setup.resource_templates ?? []) {
-    server.registerResourceTemplate(template, (uri) => Promise.resolve([{ uri, text: '' }]));
+    server.registerResourceTemplate(
+      {
+        uriTemplate: template.uri_template,
+        name: template.name,
+        ...optional('title', template.title),
+        ...optional('description', template.description),
+        ...optional('mimeType', template.mime_type),
+      },
+      (uri) => Promise.resolve([{ uri, text: '' }]),
+    );
   }
   for (const prompt of setup.prompts ?? []) {
     const handler = PROMPT_HANDLERS[prompt.handler];
@@ -205,11 +224,27 @@ export function buildFixtureServer(setup: McpSetup): McpServer {
   return server;
 }
 
+/** `{ [key]: value }`, or nothing when the vector leaves the field out. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return (value === undefined ? {} : { [key]: value }) as { [P in K]?: V };
+}
+
+/** A vector's resource content in wire spelling (`mime_type` → `mimeType`; text or base64 blob). */
+function resourceContent(content: SetupResourceContent): ResourceContent {
+  return {
+    uri: content.uri,
+    ...optional('mimeType', content.mime_type),
+    ...(content.blob === undefined ? { text: content.text ?? '' } : { blob: content.blob }),
+  } as ResourceContent;
+}
+
 function registerTool(server: McpServer, tool: SetupTool): void {
   const def = {
     name: tool.name,
-    ...(tool.description === undefined ? {} : { description: tool.description }),
+    ...optional('title', tool.title),
+    ...optional('description', tool.description),
     inputSchema: tool.input_schema,
+    ...optional('outputSchema', tool.output_schema),
     ...(tool.task_support === undefined ? {} : { execution: { taskSupport: tool.task_support } }),
   };
   if (tool.streaming === true) {

@@ -14,11 +14,21 @@ export const MCP_VECTOR_DIR = join(repoRoot, '..', 'shared', 'fixtures', 'appthe
 
 export interface SetupTool {
   name: string;
+  title?: string;
   description?: string;
   input_schema: JsonObject;
+  output_schema?: JsonObject;
   handler: string;
   streaming?: boolean;
   task_support?: 'forbidden' | 'optional' | 'required';
+}
+
+/** `mcpResourceContent`: text or base64 `blob`. */
+export interface SetupResourceContent {
+  uri: string;
+  mime_type?: string;
+  text?: string;
+  blob?: string;
 }
 
 export interface SetupResource {
@@ -26,8 +36,9 @@ export interface SetupResource {
   name: string;
   title?: string;
   description?: string;
-  mimeType?: string;
-  contents?: JsonObject[];
+  mime_type?: string;
+  size?: number;
+  contents?: SetupResourceContent[];
 }
 
 export interface SetupPrompt {
@@ -51,14 +62,16 @@ export interface McpSetup {
   tools?: SetupTool[];
   resources?: SetupResource[];
   resource_templates?: {
-    uriTemplate: string;
+    uri_template: string;
     name: string;
     title?: string;
     description?: string;
-    mimeType?: string;
+    mime_type?: string;
   }[];
   prompts?: SetupPrompt[];
-  session_store?: { seed: { id: string; expires_unix_ms: number; data: Record<string, string> }[] };
+  session_store?: {
+    seed: { id: string; created_unix_ms?: number; expires_unix_ms: number; data: Record<string, string> }[];
+  };
   task_runtime?: {
     enabled: boolean;
     default_ttl_ms?: number;

@@ -5,6 +5,7 @@
  */
 import { startStack } from '../../local/stack.js';
 import type { LocalStack, StackOptions } from '../../local/stack.js';
+import type { CompletionRecord } from '../../local/rest-front/index.js';
 
 /** The opt-in path of contract §2. */
 export const OPT_IN_KEY = 'io.modelcontextprotocol/clientCapabilities';
@@ -29,6 +30,8 @@ export interface BosStack {
   readonly logs: FunctionLogLine[];
   /** Every line the function printed (stdout and stderr, JSON or not), in arrival order. */
   readonly lines: string[];
+  /** The completion invocations the front sent after streamed responses, in order. */
+  readonly completions: CompletionRecord[];
   /** The bearer token of a demo principal (`dev-user`, `outsider`). */
   token(user: 'dev-user' | 'outsider'): string;
   close(): Promise<void>;
@@ -42,13 +45,18 @@ export interface BosStackOptions {
   env?: Readonly<Record<string, string>>;
   timeoutSeconds?: number;
   poolSize?: number;
+  /** Front behaviours (client-loss mode, limits); the stack's defaults are AWS's. */
+  front?: Pick<StackOptions, 'onClientLoss' | 'shaping' | 'maxResponseBytes' | 'maxEventBytes'>;
 }
 
 /** Starts the platform entry (`lambda/handlers/platform.ts`) with DynamoDB Local and the local issuer. */
 export async function startBosStack(options: BosStackOptions): Promise<BosStack> {
   const logs: FunctionLogLine[] = [];
   const lines: string[] = [];
+  const completions: CompletionRecord[] = [];
   const stackOptions: StackOptions = {
+    ...options.front,
+    onCompletion: (record) => completions.push(record),
     bundleDir: `.local/test-bundles/${options.name}`,
     poolSize: options.poolSize ?? 2,
     timeoutSeconds: options.timeoutSeconds ?? 60,
@@ -69,6 +77,7 @@ export async function startBosStack(options: BosStackOptions): Promise<BosStack>
     url: stack.url,
     logs,
     lines,
+    completions,
     token(user) {
       const token = stack.devTokens?.[user];
       if (token === undefined) throw new Error(`the stack minted no token for ${user}`);

@@ -1,21 +1,30 @@
 /**
- * Disconnect through the whole local stack (contract §5 "Disconnect cancels
- * outstanding work"): a client that aborts mid-stream makes every in-flight source adapter see its abort
- * within 100 ms, and no further provider page is requested. The function runs the demo sources five times
- * slower (`BOS_FIXTURE_LATENCY_SCALE=5`) with `BOS_FIXTURE_TRACE=1`, so each adapter logs `read`, `pull`
- * (a provider page requested), `abort` (seen by a read in progress) and `end` with its wall-clock time; the
- * stack hands us the runtime's log lines. Both clocks are this machine's, so times compare directly.
+ * Disconnect through the whole local stack (contract §5 "Disconnect cancels outstanding work"), in both modes
+ * of the local front (docs/aws.md "Client disconnect"):
+ *
+ * - **As on AWS** (the default): Lambda does not interrupt a streamed response when its caller goes away, so
+ *   the function observes nothing — no `close`, no failed write. Its reads go on until the operation deadline
+ *   (`BOS_OPERATION_TIMEOUT_MS`, 2,000 ms here) aborts them; the invocation then ends normally and API
+ *   Gateway's completion invocation follows. The `hanging` preset keeps reads in flight until something
+ *   aborts them (no source timeout of their own).
+ * - **`close-stream`** (the emulator mode): the function's response stream is closed, so the runtime's
+ *   cancellation path runs: every in-flight adapter sees its abort within 100 ms and requests no further page.
+ *
+ * The function logs `bos.fixture.read`, `.pull`, `.abort` and `.end` with wall-clock `atMs`
+ * (`BOS_FIXTURE_TRACE=1`); the stack hands us the runtime's log lines. Both clocks are this machine's.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { McpHttpClient } from '../../client/index.js';
 import type { SourceResultsOutcome } from '../../client/index.js';
-import type { BosStack } from '../helpers/bos-stack.js';
+import type { BosStack, BosStackOptions } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
 import { javaSuite } from '../helpers/java.js';
 
-/** Every in-flight adapter sees the abort within this many ms of the client's. */
+/** Every in-flight adapter sees the abort within this many ms of the client's (close-stream mode). */
 const ABORT_WITHIN_MS = 100;
+/** The operation budget that ends a disconnected client's work on AWS. */
+const OPERATION_TIMEOUT_MS = 2_000;
 
 interface Trace {
   kind: 'read' | 'pull' | 'abort' | 'end';
@@ -23,94 +32,174 @@ interface Trace {
   atMs: number;
 }
 
-describe('client disconnect through the local stack', javaSuite(300_000), () => {
-  let bos: BosStack;
-  let outcome: SourceResultsOutcome;
-  let abortAt: number;
-  let traces: Trace[];
+interface DisconnectRun {
+  bos: BosStack;
+  outcome: SourceResultsOutcome;
+  callStart: number;
+  abortAt: number;
+  traces: Trace[];
+}
+
+/** Starts a stack, calls `search_people` streamed, aborts at the first page, waits `settleMs`, collects traces. */
+async function disconnectRun(options: BosStackOptions, settleMs: number): Promise<DisconnectRun> {
+  const bos = await startBosStack(options);
+  const client = new McpHttpClient({ url: bos.url, token: bos.token('dev-user') });
+  await client.connect();
+  const controller = new AbortController();
+  const callStart = Date.now();
+  let abortAt = 0;
+  const outcome = await client.callTool(
+    'search_people',
+    { query: 'a' },
+    {
+      stream: true,
+      signal: controller.signal,
+      onPage: () => {
+        if (controller.signal.aborted) return;
+        abortAt = Date.now();
+        controller.abort();
+      },
+    },
+  );
+  await new Promise((resolve) => setTimeout(resolve, settleMs));
+  const traces = bos.logs
+    .map((line) => line.fields)
+    .filter((f) => typeof f['message'] === 'string' && f['message'].startsWith('bos.fixture.'))
+    .map((f) => ({ kind: f['kind'], source: f['source_identity'], atMs: f['atMs'] }) as Trace)
+    .filter((t) => t.atMs >= callStart);
+  return { bos, outcome, callStart, abortAt, traces };
+}
+
+function inFlightAt(traces: Trace[], at: number): string[] {
+  const started = new Set(traces.filter((t) => t.kind === 'read' && t.atMs <= at).map((t) => t.source));
+  const ended = new Set(traces.filter((t) => t.kind === 'end' && t.atMs <= at).map((t) => t.source));
+  return [...started].filter((source) => !ended.has(source));
+}
+
+function timeline(run: DisconnectRun): string {
+  return run.traces.map((t) => `${t.atMs - run.abortAt} ${t.source} ${t.kind}`).join('\n');
+}
+
+describe('client disconnect through the local stack, as on AWS', javaSuite(300_000), () => {
+  let run: DisconnectRun;
 
   before(async () => {
-    bos = await startBosStack({
-      name: 'bos-disconnect',
-      poolSize: 1,
-      env: { BOS_FIXTURE_LATENCY_SCALE: '5', BOS_FIXTURE_TRACE: '1' },
-    });
-    const client = new McpHttpClient({ url: bos.url, token: bos.token('dev-user') });
-    await client.connect();
-    const controller = new AbortController();
-    const callStart = Date.now();
-    outcome = await client.callTool(
-      'search_people',
-      { query: 'a' },
+    run = await disconnectRun(
       {
-        stream: true,
-        signal: controller.signal,
-        onPage: () => {
-          if (controller.signal.aborted) return;
-          abortAt = Date.now();
-          controller.abort();
+        name: 'bos-disconnect-aws',
+        poolSize: 1,
+        env: {
+          BOS_FIXTURE_PRESET: 'hanging',
+          BOS_FIXTURE_TRACE: '1',
+          BOS_OPERATION_TIMEOUT_MS: String(OPERATION_TIMEOUT_MS),
         },
       },
+      OPERATION_TIMEOUT_MS + 2_500,
     );
-    // Let the function notice, cancel and log; the slowest page (acme-crm) is 1,250 ms away.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
-    traces = bos.logs
-      .map((line) => line.fields)
-      .filter((f) => typeof f['message'] === 'string' && f['message'].startsWith('bos.fixture.'))
-      .map((f) => ({ kind: f['kind'], source: f['source_identity'], atMs: f['atMs'] }) as Trace)
-      .filter((t) => t.atMs >= callStart);
   });
   after(async () => {
-    await bos?.close();
+    await run?.bos.close();
   });
 
-  const inFlightAtAbort = () => {
-    const started = new Set(
-      traces.filter((t) => t.kind === 'read' && t.atMs <= abortAt).map((t) => t.source),
+  it('leaves the client with no confirmed result', () => {
+    assert.equal(run.outcome.confirmed, false);
+    assert.ok(run.outcome.observedPages.length >= 1);
+  });
+
+  it('had source reads in flight when the client went away', () => {
+    assert.ok(inFlightAt(run.traces, run.abortAt).length >= 1, timeline(run));
+  });
+
+  it('shows the function nothing of the disconnect: no source is aborted before the operation deadline', (t) => {
+    const deadline = run.callStart + OPERATION_TIMEOUT_MS;
+    const aborts = run.traces.filter((trace) => trace.kind === 'abort');
+    assert.ok(aborts.length >= 1, `no read was ever aborted\n${timeline(run)}`);
+    for (const abort of aborts) {
+      t.diagnostic(
+        `${abort.source}: abort ${abort.atMs - run.abortAt} ms after the client left, ` +
+          `${abort.atMs - run.callStart} ms after the call started (operation budget ${OPERATION_TIMEOUT_MS} ms)`,
+      );
+      assert.ok(abort.atMs >= deadline, `${abort.source} was aborted before the deadline\n${timeline(run)}`);
+    }
+  });
+
+  it('ends every read once the operation deadline aborts it', () => {
+    for (const source of inFlightAt(run.traces, run.abortAt)) {
+      assert.ok(
+        run.traces.some((t) => t.source === source && t.kind === 'end'),
+        `${source} never ended\n${timeline(run)}`,
+      );
+    }
+  });
+
+  it('ends the invocation normally, answers the completion invocation, and logs no error', (t) => {
+    // One completion per invocation on the streaming routes (connect's requests too); the call's is last.
+    const completion = run.bos.completions.at(-1);
+    t.diagnostic(`completion invocation of the call: ${JSON.stringify(completion)}`);
+    assert.ok(completion !== undefined);
+    for (const record of run.bos.completions) {
+      assert.equal(record.notice.invokeCompletionStatus, 'Success');
+      assert.equal(record.outcome, 'answered');
+      assert.equal(record.statusCode, 200);
+    }
+    const problems = run.bos.logs.filter((line) => ['error', 'warn'].includes(String(line.fields['level'])));
+    assert.deepEqual(problems, []);
+  });
+});
+
+describe('client disconnect through the local stack, close-stream mode', javaSuite(300_000), () => {
+  let run: DisconnectRun;
+
+  before(async () => {
+    // The slowest demo page (acme-crm) is 1,250 ms away at latency scale 5.
+    run = await disconnectRun(
+      {
+        name: 'bos-disconnect',
+        poolSize: 1,
+        env: { BOS_FIXTURE_LATENCY_SCALE: '5', BOS_FIXTURE_TRACE: '1' },
+        front: { onClientLoss: 'close-stream' },
+      },
+      2_000,
     );
-    const endedBefore = new Set(
-      traces.filter((t) => t.kind === 'end' && t.atMs <= abortAt).map((t) => t.source),
-    );
-    return [...started].filter((source) => !endedBefore.has(source));
-  };
+  });
+  after(async () => {
+    await run?.bos.close();
+  });
 
   it('leaves the client with no confirmed result (contract §5 "An EOF or connection failure before the matching final response")', () => {
-    assert.equal(outcome.confirmed, false);
-    assert.equal(outcome.observedPages.length >= 1, true);
+    assert.equal(run.outcome.confirmed, false);
+    assert.equal(run.outcome.observedPages.length >= 1, true);
   });
 
   it('had several source reads in flight when the client aborted', () => {
-    assert.ok(inFlightAtAbort().length >= 3, `in flight: ${inFlightAtAbort().join(', ')}`);
+    const inFlight = inFlightAt(run.traces, run.abortAt);
+    assert.ok(inFlight.length >= 3, `in flight: ${inFlight.join(', ')}`);
   });
 
   it(`makes every in-flight adapter see its abort within ${ABORT_WITHIN_MS} ms`, (t) => {
-    const timeline = traces.map((t) => `${t.atMs - abortAt} ${t.source} ${t.kind}`).join('\n');
-    for (const source of inFlightAtAbort()) {
-      const abort = traces.find((t) => t.source === source && t.kind === 'abort');
+    for (const source of inFlightAt(run.traces, run.abortAt)) {
+      const abort = run.traces.find((trace) => trace.source === source && trace.kind === 'abort');
       assert.ok(abort !== undefined, `${source} saw no abort`);
-      const lagMs = abort.atMs - abortAt;
+      const lagMs = abort.atMs - run.abortAt;
       t.diagnostic(`${source}: abort seen ${lagMs} ms after the client's`);
-      assert.ok(
-        lagMs <= ABORT_WITHIN_MS,
-        `${source} saw the abort ${lagMs} ms after the client\n${timeline}`,
-      );
+      assert.ok(lagMs <= ABORT_WITHIN_MS, `${source} saw the abort ${lagMs} ms after the client\n${timeline(run)}`);
     }
   });
 
   it('requests no further provider page once a source saw its abort, and starts no new read', () => {
-    for (const source of inFlightAtAbort()) {
-      const abort = traces.find((t) => t.source === source && t.kind === 'abort');
-      const later = traces.filter(
+    for (const source of inFlightAt(run.traces, run.abortAt)) {
+      const abort = run.traces.find((t) => t.source === source && t.kind === 'abort');
+      const later = run.traces.filter(
         (t) => t.source === source && t.kind === 'pull' && t.atMs > (abort?.atMs ?? 0),
       );
       assert.deepEqual(later, [], `${source} pulled after its abort`);
       assert.ok(
-        traces.some((t) => t.source === source && t.kind === 'end'),
+        run.traces.some((t) => t.source === source && t.kind === 'end'),
         `${source} read ended`,
       );
     }
     assert.deepEqual(
-      traces.filter((t) => t.kind === 'read' && t.atMs > abortAt),
+      run.traces.filter((t) => t.kind === 'read' && t.atMs > run.abortAt),
       [],
     );
   });

@@ -216,7 +216,9 @@ describe('DynamoDbSessionStore on DynamoDB Local', { timeout: 300_000 }, () => {
     const fastStore = new DynamoDbSessionStore({ client: fastClient, tableName: TABLE });
     t.after(() => fastClient.destroy());
     const server = createDemoServer({ sessionStore: fastStore, logger: silentLogger });
-    const sessionId = await openSession(server);
+    // The session is opened through the generous store (same table): under load, a live DynamoDB Local can
+    // take longer than the fast store's 2 s, and the setup is not what is tested.
+    const sessionId = await openSession(createDemoServer({ sessionStore: store, logger: silentLogger }));
     await db.stop();
     // Act
     const startedAt = Date.now();
@@ -226,7 +228,15 @@ describe('DynamoDbSessionStore on DynamoDB Local', { timeout: 300_000 }, () => {
     const fresh = await server.handle(post(initialize));
     await fresh.text();
     await db.restart();
-    const recovered = await server.handle(post(toolsList, sessionId));
+    // A restarted JVM can be slower than 2 s on its first calls under load, and 503 is then the right answer:
+    // retry as a client told `Retry-After` would, until the same server answers again.
+    let recovered = await server.handle(post(toolsList, sessionId));
+    const retriedUntil = Date.now() + 60_000;
+    while (recovered.status === 503 && Date.now() < retriedUntil) {
+      await recovered.text();
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      recovered = await server.handle(post(toolsList, sessionId));
+    }
     // Assess
     assert.equal(during.status, 503);
     assert.ok(elapsedMs < 5000, `503 took ${elapsedMs} ms`);

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { QueryCommand } from '@aws-sdk/client-dynamodb';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import {
   createDynamoDbClient,
   DynamoDbClientReplyStore,
@@ -166,17 +166,49 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', { timeout:
     );
   });
 
-  it('refuses an event above the inline limit without using up an id', async (t) => {
+  it('stores a multi-megabyte final message in parts and replays it intact, between ordinary events', async (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
+    // Prepare: about 3 MB of JSON with two- and four-byte UTF-8 characters, so parts split inside text.
     const session = sessionId();
     const stream = await streams.createStream(session);
-    const first = await streams.append(session, stream, 'small');
-    await assert.rejects(
-      streams.append(session, stream, 'x'.repeat(358_401)),
-      (error) => error instanceof StreamStoreError && error.code === 'event_too_large',
+    const records = Array.from({ length: 12_000 }, (_, i) => ({ i, name: `Zoë Łukasz 😀 ${i} `.repeat(10) }));
+    const final = JSON.stringify({ jsonrpc: '2.0', id: 'big', result: { records } });
+    assert.ok(Buffer.byteLength(final) > 3_000_000);
+    const priming = await streams.append(session, stream, '');
+
+    // Act
+    const finalId = await streams.append(session, stream, final);
+    const afterId = await streams.append(session, stream, 'after');
+    await streams.close(session, stream);
+    const { events, closed } = await streams.after(session, priming);
+
+    // Assess
+    assert.equal(closed, true);
+    assert.deepEqual(
+      events.map((event) => event.eventId),
+      [finalId, afterId],
     );
-    const next = await streams.append(session, stream, 'small again');
-    assert.equal(Number(next), Number(first) + 1);
+    assert.equal(events[0]?.data, final);
+    assert.equal(events[1]?.data, 'after');
+    assert.equal(Number(afterId), Number(finalId) + 1);
+    let stored = 0;
+    let start: Record<string, AttributeValue> | undefined;
+    do {
+      // Query pages stop at 1 MB: count every page.
+      const page = await client.send(
+        new QueryCommand({
+          TableName: STREAMS,
+          KeyConditionExpression: 'sessionId = :s AND begins_with(eventId, :e)',
+          ExpressionAttributeValues: { ':s': { S: session }, ':e': { S: `event#${finalId}` } },
+          ProjectionExpression: 'eventId',
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
+      );
+      stored += page.Count ?? 0;
+      start = page.LastEvaluatedKey;
+    } while (start !== undefined);
+    t.diagnostic(`${Buffer.byteLength(final)} bytes stored as ${stored} items`);
+    assert.ok(stored >= 9);
   });
 
   it('hands a client reply out exactly once, even to concurrent takers', async (t) => {
@@ -230,6 +262,62 @@ describe('DynamoDB stream and client-reply stores on DynamoDB Local', { timeout:
     await store.put(session, 'srv-2', { error: { code: -1, message: 'no' } });
     now += 2000;
     assert.equal(await store.take(session, 'srv-2'), undefined);
+  });
+
+  it('replays a multi-megabyte final result intact to a client that resumes on another server', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // Prepare: two servers sharing only the tables; the tool's result is about 3 MB of JSON.
+    const text = JSON.stringify(Array.from({ length: 20_000 }, (_, i) => `Zoë ${i} `.repeat(16)));
+    const make = (): McpServer => {
+      const server = new McpServer({
+        name: 'it',
+        version: '1',
+        logger: silentLogger,
+        keepaliveMs: 0,
+        sessionStore: new DynamoDbSessionStore({ client, tableName: SESSIONS, operationTimeoutMs: TIMEOUT }),
+        streamStore: new DynamoDbStreamStore({ client, tableName: STREAMS, operationTimeoutMs: TIMEOUT }),
+      });
+      server.registerStreamingTool({ name: 'big', inputSchema: { type: 'object' } }, () =>
+        Promise.resolve({ content: [{ type: 'text', text }] }),
+      );
+      return server;
+    };
+    const a = make();
+    const b = make();
+    const init = await a.handle(
+      post({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-11-25' } }),
+    );
+    const session = init.headers.get('mcp-session-id')!;
+    await init.text();
+
+    // Act: call on A, keep only the priming frame, drop the connection, resume on B.
+    const call = await a.handle(
+      post({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: 'big' } }, session),
+    );
+    const reader = call.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    await reader.cancel();
+    await a.settled();
+    const primingId = /^id: (\d+)/m.exec(first)?.[1];
+    assert.ok(primingId, first);
+    const replay = await b.handle(
+      new Request(URL_, {
+        method: 'GET',
+        headers: {
+          accept: 'text/event-stream',
+          'mcp-session-id': session,
+          'mcp-protocol-version': '2025-11-25',
+          'last-event-id': primingId,
+        },
+      }),
+    );
+    const messages = sseJson<any>(await replay.text());
+
+    // Assess
+    const final = messages.find((m) => m.id === 7);
+    assert.equal(final?.error, undefined);
+    assert.equal(final?.result?.content?.[0]?.text, text);
+    t.diagnostic(`replayed a final message of ${Buffer.byteLength(JSON.stringify(final))} bytes`);
   });
 
   it('serves one session from two servers sharing only the tables: client reply and replay cross over', async (t) => {

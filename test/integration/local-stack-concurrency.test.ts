@@ -21,6 +21,9 @@ describe(
         poolSize: 2,
         concurrency: 4,
         timeoutSeconds: 30,
+        // Completion notices are invocations too (they count against the concurrency, as on AWS); here they
+        // would take environments between the test's own requests and blur what it counts.
+        completionInvocations: false,
         onFunctionLog: () => undefined,
       });
     });
@@ -48,9 +51,11 @@ describe(
     });
 
     it('throttles a fifth concurrent request with API Gateway’s 500 while the other four run', async () => {
-      const running = Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=1500`));
-      // Let the four reach their environments first.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // Every environment polls again after the last test (a runtime that answered is busy until it does).
+      await until(() => stack.pool.idleCount === 4);
+      const running = Array.from({ length: 4 }, () => capture(`${stack.url}?scenario=sleep&ms=3000`));
+      // Let the four reach their environments first (they sleep long enough for the fifth to find them busy).
+      await until(() => stack.pool.inFlight === 4);
 
       const throttled = await capture(`${stack.url}?scenario=sleep&ms=10`);
       const others = await Promise.all(running);
@@ -66,3 +71,44 @@ describe(
     });
   },
 );
+
+describe('a local function whose runtimes may initialise one at a time', { timeout: 120_000 }, () => {
+  let stack: LocalStack;
+
+  before(async () => {
+    stack = await startStack({
+      handlerEntry: SCENARIO_HANDLER,
+      bundleDir: '.local/test-bundles/local-stack-concurrency',
+      poolSize: 1,
+      concurrency: 3,
+      maxParallelInits: 1,
+      timeoutSeconds: 30,
+      onFunctionLog: () => undefined,
+    });
+  });
+  after(async () => {
+    await stack?.close();
+  });
+
+  it('answers a burst beyond the warm environment while never initialising two runtimes at once', async () => {
+    // Prepare: sample how many runtimes initialise while the burst is served.
+    let most = 0;
+    const sampler = setInterval(() => (most = Math.max(most, stack.pool.initializingCount)), 2);
+    // Act
+    const responses = await Promise.all(
+      Array.from({ length: 3 }, () => capture(`${stack.url}?scenario=sleep&ms=1500`)),
+    );
+    await until(() => stack.pool.idleCount === stack.pool.environmentCount);
+    clearInterval(sampler);
+    // Assess
+    for (const response of responses) assert.equal(response.status, 200);
+    assert.equal(stack.pool.environmentCount, 3);
+    assert.equal(stack.pool.spawnCount, 3, 'each environment created for the burst was cold-started');
+    assert.equal(most, 1);
+  });
+});
+
+/** Polls `probe` every 10 ms until it holds (the suite's timeout bounds the wait). */
+async function until(probe: () => boolean): Promise<void> {
+  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 10));
+}

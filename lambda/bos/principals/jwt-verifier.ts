@@ -61,13 +61,33 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const clockTolerance = options.clockToleranceSeconds ?? 60;
   const requiredScope = options.requiredScope ?? BOS_READ_SCOPE;
 
+  // The cold-start prefetch while it is in flight, settled either way (see `verify`).
+  let prefetching: Promise<void> | undefined;
+  const prepare = (): Promise<void> => {
+    if (remote === undefined || remote.fresh) return Promise.resolve();
+    const fetching = remote.reload();
+    const settled = fetching.then(
+      () => undefined,
+      () => undefined,
+    );
+    prefetching = settled;
+    void settled.then(() => {
+      if (prefetching === settled) prefetching = undefined;
+    });
+    return fetching;
+  };
+
   return {
     issuer: options.issuer,
     requiredScope,
-    // One in-flight fetch is shared between `reload()` and `verify`, and a failed one is forgotten, so the
-    // first token either reuses this fetch or, if it failed, starts its own (jose's `createRemoteJWKSet`).
-    ...(remote === undefined ? {} : { prepare: () => (remote.fresh ? Promise.resolve() : remote.reload()) }),
+    ...(remote === undefined ? {} : { prepare }),
     async verify(token: string): Promise<Principal> {
+      // A verification that finds the prefetch in flight waits for it rather than joining it: the prefetch
+      // started during init, whose own work (loading the code, first use of `fetch`) can starve the event
+      // loop past the fetch timeout even when the issuer answered at once. If it failed, jose forgot it and
+      // the key lookup below fetches again with a full timeout of its own, so a cold start costs at most
+      // one extra fetch, and an issuer that is really down still answers 503 after that one timeout.
+      if (prefetching !== undefined) await prefetching;
       let payload: JWTPayload;
       try {
         ({ payload } = await jwtVerify(token, keys, {

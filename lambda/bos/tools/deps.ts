@@ -1,4 +1,4 @@
-import type { SourceAdapter } from '../../federation/index.js';
+import type { SourceAdapter, SourceReadStats } from '../../federation/index.js';
 import type { JsonObject, JsonValue, Logger } from '../../mcp/index.js';
 import type { Directory } from '../directory/types.js';
 
@@ -18,6 +18,26 @@ export interface BosToolDeps {
   /** Per-source timeout when neither the adapter nor the context sets one. */
   sourceTimeoutMs: number;
   logger: Logger;
+  /** Where each federated operation reports its outcome for the operator's metrics. @default none */
+  telemetry?: OperationTelemetry;
   /** `observed_at` source only; deadlines use `Date.now`. */
   clock: () => number;
+}
+
+/** How a federated operation ended, for metrics: `error` when it produced no result at all. */
+export type OperationCompleteness = 'complete' | 'partial' | 'error';
+
+/** One federated operation's report: never records, arguments, principals or provider text. */
+export interface OperationReport {
+  readonly completeness: OperationCompleteness;
+  /** Every source the operation read (or meant to read), with the id its context names. */
+  readonly sources: readonly (SourceReadStats & { readonly sourceId: string })[];
+}
+
+/**
+ * The metrics port of the BOS tools. The deployed entry records reports against the call being served
+ * (`lambda/aws`); anything else may leave it out.
+ */
+export interface OperationTelemetry {
+  operationFinished(report: OperationReport): void;
 }

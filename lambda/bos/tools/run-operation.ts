@@ -1,11 +1,17 @@
-import { runFederation } from '../../federation/index.js';
-import type { FederationEvent, FederationResult, SourceAdapter } from '../../federation/index.js';
+import { collectSourceStats, runFederation } from '../../federation/index.js';
+import type {
+  FederationEvent,
+  FederationResult,
+  SourceAdapter,
+  SourceRef,
+  SourceStatsCollector,
+} from '../../federation/index.js';
 import type { JsonObject, McpRequestContext, StreamingToolContext } from '../../mcp/index.js';
 import type { ContextGrant } from '../directory/types.js';
 import { MAX_CONCURRENT_SOURCES, negotiatesSourceResults, PAGE_SIZE } from '../extension/negotiation.js';
 import { createSourceResultNotifier, sourceResultEvent } from '../extension/source-result-notifier.js';
 import type { OperationDef } from '../operations/definitions.js';
-import type { BosToolDeps } from './deps.js';
+import type { BosToolDeps, OperationCompleteness } from './deps.js';
 
 /**
  * Runs a federated operation in a context and returns the authoritative result. When the invocation
@@ -21,33 +27,73 @@ export async function runOperation(
 ): Promise<FederationResult> {
   await deps.refreshSources?.();
   const sources = grant.sourceIds.map((id) => adapterFor(deps, id));
-  const onEvent =
+  const sink =
     'notify' in ctx && negotiatesSourceResults(ctx)
       ? sourceResultSink(ctx, grant)
       : ctx.task !== undefined && 'progress' in ctx
         ? sourceProgress(ctx, sources.length)
         : undefined;
+  // Metrics watch the same events the client gets; a JSON answer has no sink, only the collector.
+  const stats = deps.telemetry === undefined ? undefined : collectSourceStats();
+  const onEvent =
+    stats === undefined
+      ? sink
+      : (event: FederationEvent) => {
+          stats.observe(event);
+          return sink?.(event);
+        };
 
-  const result = await runFederation({
-    sources,
-    query: operation.toQuery(args),
-    pageSize: PAGE_SIZE,
-    maxConcurrentSources: MAX_CONCURRENT_SOURCES,
-    deadline: operationDeadline(deps, ctx),
-    sourceTimeoutMs: grant.sourceTimeoutMs ?? deps.sourceTimeoutMs,
-    signal: ctx.signal,
-    clock: deps.clock,
-    onEvent,
-    onLog: (entry) => deps.logger.warn(`federation.${entry.event}`, { ...entry }),
-  });
-  deps.logger.info('bos.operation.finished', {
-    operation: operation.name,
-    sources: sources.length,
-    completeness: result.metadata.completeness,
-    result_count: result.metadata.result_count,
-    source_errors: result.metadata.source_errors.map((e) => e.error.code),
-  });
-  return result;
+  let completeness: OperationCompleteness = 'error';
+  try {
+    const result = await runFederation({
+      sources,
+      query: operation.toQuery(args),
+      pageSize: PAGE_SIZE,
+      maxConcurrentSources: MAX_CONCURRENT_SOURCES,
+      deadline: operationDeadline(deps, ctx),
+      sourceTimeoutMs: grant.sourceTimeoutMs ?? deps.sourceTimeoutMs,
+      signal: ctx.signal,
+      clock: deps.clock,
+      onEvent,
+      onLog: (entry) => deps.logger.warn(`federation.${entry.event}`, { ...entry }),
+    });
+    completeness = result.metadata.completeness;
+    deps.logger.info('bos.operation.finished', {
+      operation: operation.name,
+      sources: sources.length,
+      completeness: result.metadata.completeness,
+      result_count: result.metadata.result_count,
+      source_errors: result.metadata.source_errors.map((e) => e.error.code),
+    });
+    return result;
+  } finally {
+    if (stats !== undefined) reportOperation(deps, grant, sources, stats, completeness);
+  }
+}
+
+/** Hands the run's per-source statistics to the metrics port, with the ids the context names. */
+function reportOperation(
+  deps: BosToolDeps,
+  grant: ContextGrant,
+  sources: readonly SourceAdapter[],
+  stats: SourceStatsCollector,
+  completeness: OperationCompleteness,
+): void {
+  const key = (s: SourceRef) => `${s.source_type}\u0000${s.source_identity}`;
+  const ids = new Map(sources.map((a, i) => [key(a.source), grant.sourceIds[i] ?? a.source.source_identity]));
+  try {
+    deps.telemetry?.operationFinished({
+      completeness,
+      sources: stats
+        .stats(sources.map((a) => a.source))
+        .map((s) => ({ ...s, sourceId: ids.get(key(s.source)) ?? s.source.source_identity })),
+    });
+  } catch (error) {
+    // Metrics never fail a read.
+    deps.logger.warn('bos.telemetry.failed', {
+      errorName: error instanceof Error ? error.name : typeof error,
+    });
+  }
 }
 
 /**

@@ -157,6 +157,7 @@ export async function callTool(
       store: { store: rt.streams, sessionId: session.sessionId, streamId },
     }),
     keepaliveMs: rt.options.keepaliveMs,
+    maxEventBytes: rt.options.maxStreamEventBytes,
     logger: rt.logger,
     onCancel: () => {
       if (cancelOnDisconnect) controller.abort(new RequestCancelledError('client_disconnected'));
@@ -167,9 +168,8 @@ export async function callTool(
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(rt, base, session, sse, controller.signal, !cancelOnDisconnect);
   // A resumable stream outlives a disconnect, but not a client that stopped reading (it holds the invocation).
-  const streamGuard = cancelOnDisconnect
-    ? guard
-    : { ...guard, external: stalledSignal(scope.invocation.signal) };
+  const stalled = cancelOnDisconnect ? undefined : stalledSignal(scope.invocation.signal);
+  const streamGuard = stalled?.signal === undefined ? guard : { ...guard, external: stalled.signal };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
     .then((outcome) =>
       sse.finish(
@@ -177,14 +177,20 @@ export async function callTool(
         request.id,
       ),
     )
-    .finally(untrack);
+    .finally(() => {
+      stalled?.release();
+      untrack();
+    });
   rt.track(work);
   return { kind: 'sse', response: respond.sse(sse.body, session.sessionId) };
 }
 
-/** A signal that fires only when `signal` fires because the client stopped reading. */
-function stalledSignal(signal: AbortSignal | undefined): AbortSignal | undefined {
-  if (signal === undefined) return undefined;
+/**
+ * A signal that fires only when `signal` fires because the client stopped reading, and `release` to stop
+ * following it once the call is over (the invocation's signal lives on: its listener must not).
+ */
+function stalledSignal(signal: AbortSignal | undefined): { signal?: AbortSignal; release: () => void } {
+  if (signal === undefined) return { release: () => undefined };
   const controller = new AbortController();
   const follow = (): void => {
     const reason: unknown = signal.reason;
@@ -192,7 +198,7 @@ function stalledSignal(signal: AbortSignal | undefined): AbortSignal | undefined
   };
   if (signal.aborted) follow();
   else signal.addEventListener('abort', follow, { once: true });
-  return controller.signal;
+  return { signal: controller.signal, release: () => signal.removeEventListener('abort', follow) };
 }
 
 /** A streaming context whose stream powers are no-ops (shouldStream said no, or inside a batch). */

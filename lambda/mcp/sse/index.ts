@@ -1,4 +1,4 @@
-export { SseStream } from './stream.js';
+export { MAX_STREAM_EVENT_BYTES, SseStream } from './stream.js';
 export type { SseStreamOptions } from './stream.js';
 export { listenerBody, replayBody } from './replay.js';
 export type { ReplayOptions } from './replay.js';

@@ -12,19 +12,19 @@ import type { JsonRpcId, Logger, StreamStore } from '../types.js';
 import { commentFrame, encodeEventFrame, encodeFrame, encodeJsonEventFrame, primingFrame } from './writer.js';
 
 /**
- * Largest final message stored for replay: DynamoDB items are capped at 400 KB and reference-runtime-lessons §5
- * item 7 keeps inline events at or below 358,400 B (`lambda/aws/dynamodb-stream-store.ts` refuses larger ones).
- * There is no S3 spill, so a larger final message is delivered live and replaced in the store (see `finish`).
+ * Largest JSON-RPC message one SSE event may carry (`MCP_STREAM_MAX_EVENT_BYTES`, the method surface's hard
+ * maximum for one logical stream event): 10 MiB.
  */
-export const MAX_STORED_EVENT_BYTES = 358_400;
+export const MAX_STREAM_EVENT_BYTES = 10 * 1024 * 1024;
 
-/** Stored in place of a final message too large to replay (docs/mcp-runtime.md "Streaming (SSE)"). */
+/** Stored in place of a final message the store would not take (docs/mcp-runtime.md "Streaming (SSE)"). */
 const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too large to replay');
-
-/** UTF-16 units gathered from a final message's pieces before they are encoded and enqueued as one chunk. */
-const FINAL_CHUNK_UNITS = 65_536;
+const notReplayable = new McpError(JsonRpcCode.InternalError, 'Result could not be stored for replay');
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** UTF-16 units gathered from a final message's pieces before they are encoded as one chunk. */
+const FINAL_CHUNK_UNITS = 65_536;
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
@@ -39,8 +39,17 @@ export interface SseStreamOptions {
   onCancel: () => void;
   /** Bytes queued before `ready()` waits. @default 65536 */
   highWaterMark?: number;
-  /** Largest final message (UTF-8 bytes) stored for replay. @default MAX_STORED_EVENT_BYTES */
+  /**
+   * Largest final message (UTF-8 bytes) stored for replay; a larger one is replaced in the store by a JSON-RPC
+   * error. @default no bound of its own: the store decides, and a final message it refuses is replaced the same way
+   */
   maxStoredEventBytes?: number;
+  /**
+   * Largest message (UTF-8 bytes) of one event. An event over it fails the call closed: it and every later
+   * notification are dropped and the final message becomes a `-32603` "Stream event too large" error for the
+   * request (`data.maxEventBytes`). @default MAX_STREAM_EVENT_BYTES
+   */
+  maxEventBytes?: number;
 }
 
 /** A resumable SSE response body. */
@@ -58,8 +67,8 @@ export class SseStream {
   #pendingUnits = 0;
   #keepalive: NodeJS.Timeout | undefined;
   #retryMs: number | undefined;
-  /** True while a final message given as pieces is half written. */
-  #midFrame = false;
+  /** An event went over `maxEventBytes`: later notifications are dropped and the final becomes an error. */
+  #overflowed = false;
 
   constructor(options: SseStreamOptions) {
     this.#options = options;
@@ -134,25 +143,17 @@ export class SseStream {
 
   /**
    * Sends the final message, closes the stored stream and ends the body. Never rejects. The message may be given
-   * as pieces (`jsonPieces`): without a store they are encoded into chunks of about `FINAL_CHUNK_UNITS` as they
-   * come, waiting for the consumer between chunks, so no multi-megabyte string or buffer is ever built; with a
-   * store they are joined (the store keeps whole messages). With a store, a final message over
-   * `maxStoredEventBytes` is still delivered live in full, but the store keeps a JSON-RPC error for `requestId` in
-   * its place (same event id): a client that resumes after losing it learns that the result cannot be replayed
-   * instead of waiting for a frame that will never come.
+   * as pieces (`jsonPieces`): without a store they are encoded into chunks of about `FINAL_CHUNK_UNITS`, so no
+   * multi-megabyte string is ever built; with a store they are joined (the store keeps whole messages). With a
+   * store, a final message the store refuses (or one over `maxStoredEventBytes`) is still delivered live in full,
+   * but the store keeps a JSON-RPC error for `requestId` in its place (same event id): a client that resumes after
+   * losing it learns that the result cannot be replayed instead of waiting for a frame that will never come.
    */
   async finish(final: string | Iterable<string>, requestId?: JsonRpcId): Promise<void> {
-    if (typeof final !== 'string' && this.#options.store === undefined) {
-      this.#step(() => this.#sendPieces(final, requestId ?? null));
-    } else {
-      let message: string;
-      try {
-        message = typeof final === 'string' ? final : [...final].join('');
-      } catch (error) {
-        message = this.#unserialisable(requestId ?? null, error);
-      }
-      this.#persisted(message, requestId ?? null);
-    }
+    const id = requestId ?? null;
+    if (typeof final === 'string') this.#persisted(final, id);
+    else if (this.#options.store === undefined) this.#step(() => this.#sendPieces(final, id));
+    else this.#persisted(this.#joined(final, id), id);
     await this.#chain;
     const { store: target, logger } = this.#options;
     await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
@@ -165,34 +166,43 @@ export class SseStream {
   }
 
   /**
-   * Writes a final message given as pieces as one frame. A piece that fails before the first chunk is out turns
-   * into an error frame; after it, no frame can follow an unfinished one, so the body just ends (SSE parsers drop
-   * the unfinished frame and the client sees no final response).
+   * Writes a final message given as pieces as one frame. Its chunks are held until the message is whole, so that
+   * one over `maxEventBytes`, or a piece that fails, still becomes an error answer before any of its bytes are
+   * out; then they are enqueued together.
    */
-  async #sendPieces(pieces: Iterable<string>, requestId: JsonRpcId | null): Promise<void> {
-    let chunk = 'event: message\ndata: ';
-    let started = false;
-    this.#midFrame = true;
+  #sendPieces(pieces: Iterable<string>, requestId: JsonRpcId | null): void {
+    const max = this.#maxEventBytes();
+    const chunks = [encodeFrame('event: message\ndata: ')];
+    let bytes = 0;
+    let text = '';
     try {
-      for (const piece of pieces) {
-        chunk += piece;
-        if (chunk.length < FINAL_CHUNK_UNITS) continue;
-        started = true;
-        await this.#enqueue(encodeFrame(chunk));
-        if (this.#ended) return;
-        chunk = '';
+      for (const piece of this.#overflowed ? [] : pieces) {
+        text += piece;
+        if (text.length < FINAL_CHUNK_UNITS) continue;
+        chunks.push(encodeFrame(text));
+        bytes += chunks.at(-1)!.byteLength;
+        text = '';
+        if (bytes > max) break;
       }
-      await this.#enqueue(encodeFrame(`${chunk}\n\n`));
+      if (bytes <= max) {
+        chunks.push(encodeFrame(`${text}\n\n`));
+        bytes += chunks.at(-1)!.byteLength - 2;
+      }
     } catch (error) {
-      if (started) {
-        this.#options.logger.error('final message failed after its first bytes', describeError(error));
-        this.#end();
-        this.#controller.close();
-      } else {
-        this.#write(encodeEventFrame(this.#unserialisable(requestId, error), undefined, 'message'));
-      }
-    } finally {
-      this.#midFrame = false;
+      this.#write(encodeEventFrame(this.#unserialisable(requestId, error), undefined, 'message'));
+      return;
+    }
+    if (bytes > max) this.#overLimit(bytes);
+    if (this.#overflowed) this.#write(encodeEventFrame(this.#tooLarge(requestId), undefined, 'message'));
+    else for (const chunk of chunks) this.#write(chunk);
+  }
+
+  /** A final message given as pieces, joined (or the error answer when a piece fails). */
+  #joined(pieces: Iterable<string>, requestId: JsonRpcId | null): string {
+    try {
+      return [...pieces].join('');
+    } catch (error) {
+      return this.#unserialisable(requestId, error);
     }
   }
 
@@ -202,31 +212,69 @@ export class SseStream {
     return errorJson(requestId, toWireError(error));
   }
 
-  /** Enqueues one chunk of a frame, then waits while the consumer's queue is full (or until the body ends). */
-  async #enqueue(chunk: Uint8Array): Promise<void> {
-    if (this.#ended) return;
-    this.#controller.enqueue(chunk);
-    this.#keepalive?.refresh();
-    if (!this.#hasRoom()) await new Promise<void>((resolve) => this.#waiters.push(resolve));
-  }
-
   /**
    * `finalFor` (the request id of a final message) turns on the replay size bound; `stringified` says the data
    * came from `JSON.stringify` (one line).
    */
-  #persisted(data: string, finalFor?: JsonRpcId | null, stringified = false): void {
-    const encode = stringified ? encodeJsonEventFrame : encodeEventFrame;
+  #persisted(input: string, finalFor?: JsonRpcId | null, stringified = false): void {
+    const data = this.#bounded(input, finalFor);
+    if (data === undefined) return;
+    const encode = stringified && data === input ? encodeJsonEventFrame : encodeEventFrame;
     if (this.#options.store === undefined) {
       this.#step(() => this.#write(encode(data, undefined, 'message')), data.length);
       return;
     }
     this.#step(async () => {
-      const tooLarge = finalFor !== undefined && utf8Bytes(data) > this.#maxStored();
-      const id = await this.#append(tooLarge ? this.#standIn(finalFor) : data);
+      const max = this.#options.maxStoredEventBytes;
+      const tooLarge = finalFor !== undefined && max !== undefined && utf8Bytes(data) > max;
+      let id = await this.#append(tooLarge ? this.#standIn(finalFor, tooLargeToReplay) : data);
+      // A final message the store refused (too large for it, or a failed write): a resuming client must
+      // still learn that its result will not come, so an error takes its place under the same id.
+      if (id === undefined && finalFor !== undefined && !tooLarge)
+        id = await this.#append(this.#standIn(finalFor, notReplayable));
       if (id === undefined && data === '') return;
       if (id !== undefined && data === '') this.#write(primingFrame(id, this.#retryMs));
       else this.#write(encode(data, id, 'message'));
     }, data.length);
+  }
+
+  /**
+   * Applies `maxEventBytes` (MCP_STREAM_MAX_EVENT_BYTES): the data to send, or `undefined` to drop the event.
+   * Measured in UTF-8 bytes, but only when the string could exceed the bound (at most 3 bytes per UTF-16 unit).
+   */
+  #bounded(data: string, finalFor: JsonRpcId | null | undefined): string | undefined {
+    const max = this.#maxEventBytes();
+    if (data.length * 3 > max) {
+      const bytes = utf8Bytes(data);
+      if (bytes > max) this.#overLimit(bytes);
+    }
+    if (!this.#overflowed) return data;
+    if (finalFor === undefined) return undefined;
+    return this.#tooLarge(finalFor);
+  }
+
+  #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? MAX_STREAM_EVENT_BYTES;
+  }
+
+  /** An event of `eventBytes` (at least) went over `maxEventBytes`: the call fails closed, logged once. */
+  #overLimit(eventBytes: number): void {
+    if (this.#overflowed) return;
+    this.#overflowed = true;
+    this.#options.logger.warn('stream event over the event size limit; the call fails', {
+      eventBytes,
+      maxEventBytes: this.#maxEventBytes(),
+    });
+  }
+
+  /** The final message of a call whose stream went over `maxEventBytes`. */
+  #tooLarge(requestId: JsonRpcId | null): string {
+    return errorJson(
+      requestId,
+      new McpError(JsonRpcCode.InternalError, 'Stream event too large', {
+        data: { maxEventBytes: this.#maxEventBytes() },
+      }),
+    );
   }
 
   /** Stores an event; on failure the frame is still delivered live, just not replayable (no id). */
@@ -241,13 +289,13 @@ export class SseStream {
     }
   }
 
-  #maxStored(): number {
-    return this.#options.maxStoredEventBytes ?? MAX_STORED_EVENT_BYTES;
-  }
-
-  #standIn(requestId: JsonRpcId | null): string {
-    this.#options.logger.warn('final message too large to store for replay');
-    return errorJson(requestId, tooLargeToReplay);
+  #standIn(requestId: JsonRpcId | null, error: McpError): string {
+    this.#options.logger.warn(
+      error === tooLargeToReplay
+        ? 'final message too large to store for replay'
+        : 'final message not stored for replay; an error is stored in its place',
+    );
+    return errorJson(requestId, error);
   }
 
   /**
@@ -277,11 +325,6 @@ export class SseStream {
 
   #onIdle(): void {
     if (this.#ended) return;
-    // A keepalive inside a half-written frame would land in its data.
-    if (this.#midFrame) {
-      this.#keepalive?.refresh();
-      return;
-    }
     this.#controller.enqueue(encodeFrame(commentFrame('keepalive')));
     this.#keepalive?.refresh();
   }

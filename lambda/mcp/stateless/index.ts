@@ -57,6 +57,9 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
       });
       return respond.json(200, resultJson(request.id, result));
     } catch (error) {
+      // A task store that cannot answer gets the one outage answer (503, Retry-After), as other stores do.
+      const outage = outageOf(error);
+      if (outage !== undefined) throw outage;
       if (!(error instanceof McpError))
         rt.logger.error('task method failed', { method, ...describeError(error) });
       const wire = toWireError(error);

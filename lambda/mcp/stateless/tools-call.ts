@@ -145,6 +145,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
 
   const sse = new SseStream({
     keepaliveMs: rt.options.keepaliveMs,
+    maxEventBytes: rt.options.maxStreamEventBytes,
     logger: rt.logger,
     onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
   });

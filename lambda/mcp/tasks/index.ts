@@ -3,6 +3,12 @@ export { InMemoryTaskStore } from './memory-task-store.js';
 export { TaskExistsError, TaskStoreUnavailableError, terminalStatuses } from './task-store.js';
 export type { TaskCall, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store.js';
 export { resolveTaskOptions } from './options.js';
-export type { ResolvedTaskOptions, TaskLauncher, TaskRef, TaskRuntimeOptions } from './options.js';
+export type {
+  ResolvedTaskOptions,
+  TaskLauncher,
+  TaskRef,
+  TaskRoundContext,
+  TaskRuntimeOptions,
+} from './options.js';
 export { ownerOf, taskTag } from './task-service.js';
 export { relatedTaskKey, tasksExtension } from './wire.js';

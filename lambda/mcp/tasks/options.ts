@@ -7,6 +7,14 @@ export interface TaskRef {
   taskId: string;
 }
 
+/** What a worker knows about the invocation it runs a round in. */
+export interface TaskRoundContext {
+  /** Claims the round under this id (the invocation's request id). @default a random id */
+  workerId?: string;
+  /** The invocation's own deadline (epoch ms): the round's deadline is brought forward to it. */
+  deadline?: number;
+}
+
 /**
  * Starts a task's execution outside the request that created it. The default runs it in this process
  * (`McpServer.runTask` in the background); a deployment hands it to a worker invocation instead

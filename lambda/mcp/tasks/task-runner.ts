@@ -5,7 +5,8 @@
  * aborts the tool's signal once the task is cancelled (cooperative cancellation across environments).
  * A streaming tool's progress becomes the task's `statusMessage`.
  */
-import { JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { JsonRpcCode, McpError, outageOf, RequestCancelledError } from '../errors.js';
 import { withWholeTexts } from '../json/json-pieces.js';
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
@@ -13,24 +14,81 @@ import { requiredCapabilities } from '../stateless/results.js';
 import { runTool, sessionfulToolResult, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type { JsonObject, McpRequestContext, StreamingToolContext, ToolResult } from '../types.js';
-import type { TaskRef } from './options.js';
+import { randomId } from '../ids.js';
+import type { TaskRef, TaskRoundContext } from './options.js';
+import { ownerOf, taskTag } from './task-service.js';
 import type { TaskService } from './task-service.js';
 import type { TaskRecord } from './task-store.js';
 
-/** Runs the next round of a `working` task; does nothing for any other status. Never rejects. */
-export async function runTask(rt: Runtime, tasks: TaskService, ref: TaskRef): Promise<void> {
+/**
+ * Runs the next round of a `working` task; does nothing for any other status, or when another worker has
+ * already claimed the round. Never rejects.
+ */
+export async function runTask(
+  rt: Runtime,
+  tasks: TaskService,
+  ref: TaskRef,
+  round: TaskRoundContext = {},
+): Promise<void> {
   try {
-    const record = await tasks.load(ref);
-    if (record === undefined || record.status !== 'working') return;
+    const record = await claim(rt, tasks, ref, round);
+    if (record === undefined) return;
     const outcome = await execute(rt, tasks, ref, record);
-    await tasks.transition(ref, (current) =>
-      current.status === 'working' && current.version >= record.version
-        ? settle(rt, current, outcome)
-        : undefined,
+    await writeOutcome(rt, record, () =>
+      tasks.transition(ref, (current) =>
+        current.status === 'working' && current.worker === record.worker
+          ? settle(rt, current, outcome)
+          : undefined,
+      ),
     );
   } catch (error) {
     rt.logger.error('task round failed', { error: error instanceof Error ? error.name : 'unknown' });
   }
+}
+
+/**
+ * Writes the round's outcome. While the store is out the write is tried again every second until the
+ * round's deadline, so an outcome computed during a short outage is not lost.
+ */
+async function writeOutcome(rt: Runtime, record: TaskRecord, write: () => Promise<unknown>): Promise<void> {
+  for (;;) {
+    try {
+      await write();
+      return;
+    } catch (error) {
+      if (outageOf(error) === undefined || rt.clock() + 1000 >= record.deadline) throw error;
+      await sleep(1000);
+    }
+  }
+}
+
+/**
+ * Claims the round for this worker with compare-and-swap, bringing the round's deadline forward to the
+ * invocation's so that a worker that dies is noticed once its own invocation could no longer be running.
+ * The stored binding is checked again: the owner key must be the one the stored principal hashes to, so
+ * a reference naming another owner's key runs nothing.
+ */
+async function claim(
+  rt: Runtime,
+  tasks: TaskService,
+  ref: TaskRef,
+  round: TaskRoundContext,
+): Promise<TaskRecord | undefined> {
+  const record = await tasks.load(ref);
+  if (record === undefined || record.status !== 'working' || record.worker !== undefined) return undefined;
+  if (ownerOf(record.call.principal) !== ref.owner) {
+    rt.logger.warn('task round refused: principal binding mismatch', { task: taskTag(ref.taskId) });
+    return undefined;
+  }
+  const worker = round.workerId ?? randomId();
+  return tasks.transition(ref, (current) =>
+    current.status === 'working' && current.worker === undefined
+      ? {
+          worker,
+          deadline: Math.min(current.deadline, round.deadline ?? Infinity),
+        }
+      : undefined,
+  );
 }
 
 async function execute(

@@ -91,8 +91,32 @@ export class TaskService {
     const stored = await store.get(owner, record.taskId);
     if (stored === undefined) throw new Error('task not readable after create');
     this.#audit('task created', stored);
-    await this.#launcher.launch({ owner, taskId: record.taskId });
-    return stored;
+    return (await this.#launch({ owner, taskId: record.taskId })) ?? stored;
+  }
+
+  /**
+   * Hands a `working` round to the launcher. A launch that fails settles the task as `failed` at once (the
+   * caller gets that record back) rather than leaving it `working` until its deadline.
+   */
+  async #launch(ref: TaskRef): Promise<TaskRecord | undefined> {
+    try {
+      await this.#launcher.launch(ref);
+      return undefined;
+    } catch (error) {
+      this.#logger.error('task launch failed', {
+        task: taskTag(ref.taskId),
+        error: error instanceof Error ? error.name : 'unknown',
+      });
+      return this.transition(ref, (current) =>
+        current.status === 'working' && current.worker === undefined
+          ? {
+              status: 'failed',
+              statusMessage: 'The task could not be started',
+              error: { code: JsonRpcCode.InternalError, message: 'Task could not be started' },
+            }
+          : undefined,
+      );
+    }
   }
 
   /** The caller's task, or -32602. A `working` task past its deadline is failed on the way. */
@@ -165,10 +189,12 @@ export class TaskService {
         status: 'working',
         statusMessage: 'Resuming with the requested input',
         inputRequests: undefined,
+        // The next round is a new claim, by whichever worker the launcher reaches.
+        worker: undefined,
         deadline: this.#clock() + this.options.executionBudgetMs,
       };
     });
-    if (after?.status === 'working') await this.#launcher.launch(ref);
+    if (after?.status === 'working') await this.#launch(ref);
   }
 
   /**

@@ -4,6 +4,7 @@
  * worker share it). A task is addressed by its owner (the principal it is bound to) and its id, so a
  * lookup under another principal finds nothing, exactly like an unknown id.
  */
+import { StoreUnavailableError } from '../errors.js';
 import type { JsonObject, JsonRpcErrorObject, Principal, ProtocolShape } from '../types/wire.js';
 
 /** Task statuses, spelled as both protocol revisions spell them. */
@@ -46,6 +47,11 @@ export interface TaskRecord {
   expiresAt: number;
   /** A running round must end by then; a task still `working` after it reads as `failed`. */
   deadline: number;
+  /**
+   * The worker that claimed the current round (an invocation id). A second delivery of the same round (an
+   * asynchronous invoke may arrive twice) finds it set and leaves the round alone.
+   */
+  worker?: string;
   pollIntervalMs: number;
   /** Optimistic-concurrency counter, incremented by every successful `replace`. */
   version: number;
@@ -95,12 +101,14 @@ export class TaskExistsError extends Error {
   }
 }
 
-/** The task store cannot answer (network, throttling, outage). */
-export class TaskStoreUnavailableError extends Error {
-  readonly code = 'task_store_unavailable';
-
+/**
+ * The task store cannot answer (network, throttling, outage). A `StoreUnavailableError` of the `task`
+ * store, so a request that needed it gets the one outage answer: HTTP 503 with `Retry-After` and
+ * -32603 "task store unavailable".
+ */
+export class TaskStoreUnavailableError extends StoreUnavailableError {
   constructor(message = 'task store unavailable', options?: { cause?: unknown }) {
-    super(message, options);
+    super('task', message, options);
     this.name = 'TaskStoreUnavailableError';
   }
 }

@@ -3,6 +3,7 @@ import type { JsonObject, LoggingLevel } from './wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
 import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
 import type { TaskRuntimeOptions } from '../tasks/options.js';
+import type { CallTelemetry } from './telemetry.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
 export interface CapabilityConfig {
@@ -76,6 +77,11 @@ export interface McpServerOptions {
   toolTimeoutMs?: number;
   /** Largest accepted request body. @default 4 MiB */
   maxBodyBytes?: number;
+  /**
+   * Largest JSON-RPC message one SSE event may carry (`MCP_STREAM_MAX_EVENT_BYTES`); an event over it fails the
+   * call with a `-32603` "Stream event too large" final message. @default 10485760 (10 MiB)
+   */
+  maxStreamEventBytes?: number;
   /** Most elements a 2025-03-26 batch may hold; a larger batch is refused whole with -32600. @default 50 */
   maxBatchElements?: number;
   /** Most elements of one batch that run at once. @default 4 */
@@ -113,6 +119,8 @@ export interface McpServerOptions {
     unsubscribe: (uri: string, ctx: McpRequestContext) => Promise<void>;
   };
   telemetry?: (event: ToolTelemetryEvent) => void;
+  /** Receives each call's method, tool and protocol version (metrics and the call's log line). @default none */
+  callTelemetry?: CallTelemetry;
   logger?: Logger;
   /** Injected for deterministic tests. @default Date.now */
   clock?: () => number;

@@ -11,6 +11,14 @@ export const LDAP_PEOPLE_DN = `ou=people,${LDAP_SUFFIX}`;
 export const LDAP_READER_DN = `cn=reader,ou=system,${LDAP_SUFFIX}`;
 /** A subtree beside the people: its entries are outside the base DN the demo source is authorized for. */
 export const LDAP_CONTRACTORS_DN = `ou=contractors,${LDAP_SUFFIX}`;
+/**
+ * A virtual naming context configured as an old-style suffix alias of the contractors subtree
+ * (slapd-relay(5), "mapping the virtual to the real naming context, but not the results back"): a search
+ * under it is answered with entries named under {@link LDAP_CONTRACTORS_DN}, outside the searched base.
+ */
+export const LDAP_PARTNERS_DN = `ou=partners,${LDAP_SUFFIX}`;
+/** The LDAP result code an entry marked busy (`errAuxObject`, slapo-retcode) turns a search into. */
+export const LDAP_BUSY = 51;
 
 /** `slapd.conf` for a database under `dir`. */
 export function slapdConfig(dir: string, rootPassword: string): string {
@@ -21,6 +29,23 @@ pidfile ${dir}/slapd.pid
 argsfile ${dir}/slapd.args
 modulepath /usr/lib/ldap
 moduleload back_mdb
+moduleload back_relay
+moduleload rwm
+moduleload retcode
+# The partners context: requests are rewritten into the contractors subtree, result DNs are not rewritten
+# back (the suffixalias arrangement of slapd-relay(5)). Defined before the database it lies under.
+database relay
+suffix "${LDAP_PARTNERS_DN}"
+relay "${LDAP_CONTRACTORS_DN}"
+overlay rwm
+rwm-rewriteEngine on
+rwm-rewriteContext default
+rwm-rewriteRule "${LDAP_PARTNERS_DN}" "${LDAP_CONTRACTORS_DN}" ":@"
+rwm-rewriteContext searchFilter
+rwm-rewriteContext searchEntryDN
+rwm-rewriteContext searchAttrDN
+rwm-rewriteContext matchedDN
+access to * by dn.exact="${LDAP_READER_DN}" read by * none
 database mdb
 maxsize 268435456
 suffix "${LDAP_SUFFIX}"
@@ -33,6 +58,12 @@ index cn,mail,uid eq,sub
 access to attrs=userPassword by anonymous auth by * none
 access to * by dn.exact="${LDAP_READER_DN}" read by * none
 limits dn.exact="${LDAP_READER_DN}" size.soft=50 size.hard=50 size.pr=100 size.prtotal=unlimited
+# An entry the administrator marks with errAuxObject is answered, when a search returns it, with the
+# result code it carries instead (slapo-retcode(5)): how the local directory is made to answer 51 busy.
+overlay retcode
+# Its generated-entry subtree (by default the whole suffix, which would answer every bind) is kept empty.
+retcode-parent "ou=retcodes,${LDAP_SUFFIX}"
+retcode-indir
 `;
 }
 

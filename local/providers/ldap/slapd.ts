@@ -15,7 +15,15 @@ import { join } from 'node:path';
 import { freeLoopbackPort } from '../free-port.js';
 import { seededPopulation } from '../population.js';
 import type { PopulationOptions, ProviderPerson } from '../population.js';
-import { directoryLdif, LDAP_PEOPLE_DN, LDAP_READER_DN, slapdConfig } from './ldif.js';
+import { setEntryBusy } from './busy.js';
+import {
+  directoryLdif,
+  LDAP_PARTNERS_DN,
+  LDAP_PEOPLE_DN,
+  LDAP_READER_DN,
+  LDAP_SUFFIX,
+  slapdConfig,
+} from './ldif.js';
 import { startRelay } from './relay.js';
 import type { LdapRelay } from './relay.js';
 
@@ -47,7 +55,17 @@ export interface LocalSlapd {
   readonly people: readonly ProviderPerson[];
   /** A person outside the people subtree (never returned by a search under `baseDn`). */
   readonly contractor: ProviderPerson;
+  /**
+   * A base DN whose searches slapd answers with the contractor, named outside that base (a suffix alias
+   * that does not rewrite result DNs back): configure a source with it to see a foreign entry arrive.
+   */
+  readonly foreignBaseDn: string;
   readonly relay: LdapRelay;
+  /**
+   * Marks the first seeded person busy (slapo-retcode): every search under `baseDn` that reaches them
+   * ends with result 51 busy, until called with `false`.
+   */
+  setBusy(busy: boolean): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -86,9 +104,10 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<LocalSlapd
   const [contractor] = seededPopulation({ name: 'acme-contractors', size: 1 });
   if (contractor === undefined) throw new Error('no contractor');
   const conf = join(dir, 'slapd.conf');
-  await writeFile(conf, slapdConfig(dir, randomBytes(18).toString('base64url')), { mode: 0o600 });
+  const rootPassword = randomBytes(18).toString('base64url');
+  await writeFile(conf, slapdConfig(dir, rootPassword), { mode: 0o600 });
   await writeFile(join(dir, 'seed.ldif'), directoryLdif(people, bindPassword, contractor), { mode: 0o600 });
-  const added = spawnSync(slapadd, ['-q', '-f', conf, '-l', join(dir, 'seed.ldif')], {
+  const added = spawnSync(slapadd, ['-q', '-f', conf, '-b', LDAP_SUFFIX, '-l', join(dir, 'seed.ldif')], {
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -126,7 +145,14 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<LocalSlapd
     bindPassword,
     people,
     contractor,
+    foreignBaseDn: LDAP_PARTNERS_DN,
     relay,
+    setBusy: (busy) =>
+      setEntryBusy(
+        { url: `ldap://127.0.0.1:${port}`, rootDn: `cn=admin,${LDAP_SUFFIX}`, rootPassword },
+        `uid=${people[0]?.id ?? ''},${LDAP_PEOPLE_DN}`,
+        busy,
+      ),
     stop,
   };
 }

@@ -29,6 +29,6 @@ export interface ScimRequestRecord {
   abortedByClient: boolean;
   /** Set once the answer was fully written. */
   answered: boolean;
-  /** When it was (epoch ms). */
+  /** When it was (epoch ms, sub-millisecond: `performance.timeOrigin + performance.now()`). */
   answeredAt?: number;
 }

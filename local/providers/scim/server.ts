@@ -163,7 +163,7 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
     requests.push(record);
     res.on('finish', () => {
       record.answered = true;
-      record.answeredAt = Date.now();
+      record.answeredAt = performance.timeOrigin + performance.now();
     });
     res.on('close', () => (record.abortedByClient = !res.writableFinished));
     void (async () => {

@@ -157,6 +157,11 @@ const scenarios: Record<string, Scenario> = {
 
 export const handler = awslambda.streamifyResponse(
   async (event: APIGatewayProxyEvent, stream: Writable, context: Context): Promise<void> => {
+    // API Gateway's completion notice after a streamed response (docs/aws.md): nothing to do.
+    if ('invokeCompletionStatus' in event) {
+      stream.end();
+      return;
+    }
     const name = event.queryStringParameters?.['scenario'] ?? 'events';
     const scenario = scenarios[name];
     if (scenario === undefined) {

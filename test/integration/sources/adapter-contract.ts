@@ -46,7 +46,7 @@ export interface AdapterHarness {
   /** Makes the provider answer slower than any deadline the tests use, from its `fromPage`th page. */
   slow(fromPage: number): void;
   /** Makes the provider throttle beyond any budget; undefined when the protocol has no such signal here. */
-  throttle?: () => void;
+  throttle?: () => void | Promise<void>;
   /** Why {@link throttle} is missing. */
   readonly throttleSkipReason?: string;
   /** Why the provider cannot be made to return a foreign record (the variant is then not used). */
@@ -228,7 +228,7 @@ export function adapterContract(name: string, harness: AdapterHarness): void {
         return;
       }
       await harness.reset();
-      harness.throttle();
+      await harness.throttle();
       const started = Date.now();
       const run = await federate(harness.adapter(), list, { budgetMs: 5000 });
       assert.equal(codeOf(run), 'rate_limited');
@@ -289,7 +289,7 @@ export function adapterContract(name: string, harness: AdapterHarness): void {
       if (harness.foreignRecordsSkipReason === undefined)
         runs.push(await federate(harness.adapter({ foreignRecords: true, log }), list, { logs }));
       if (harness.throttle !== undefined) {
-        harness.throttle();
+        await harness.throttle();
         runs.push(await federate(harness.adapter({ log }), list, { logs, budgetMs: 3000 }));
         await harness.reset();
       }

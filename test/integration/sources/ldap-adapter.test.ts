@@ -1,6 +1,8 @@
 /**
  * The shared adapter contract for the `ldap` adapter against a real OpenLDAP slapd
- * (`local/providers/ldap`), reached through a loopback relay that can slow, hold or drop the wire.
+ * (`local/providers/ldap`), reached through a loopback relay that can slow, hold or drop the wire. The
+ * directory itself answers 51 busy (slapo-retcode) and returns an entry outside the searched base (a
+ * suffix alias on slapd-relay and slapo-rwm that leaves result DNs unrewritten).
  * Skipped, with the reason printed, when slapd is not installed.
  */
 import { createLdapSource, ldapOptionsFromSpec } from '../../../lambda/sources/ldap/index.js';
@@ -29,7 +31,7 @@ adapterContract('ldap', {
       adapter: 'ldap',
       options: {
         url: ldap.url,
-        base_dn: ldap.baseDn,
+        base_dn: variant.foreignRecords === true ? ldap.foreignBaseDn : ldap.baseDn,
         bind_dn: ldap.bindDn,
         page_size: 100,
       },
@@ -55,16 +57,15 @@ adapterContract('ldap', {
   slow(fromPage) {
     running().relay.behaviour.holdRequestsAfter = fromPage;
   },
-  foreignRecordsSkipReason:
-    'slapd returns only entries under the search base, and ldapts 8 does not send derefAliases (its SearchRequest drops the option), so no real slapd behaviour yields a foreign entry; the DN check is covered by test/unit/sources/ldap-adapter.test.ts',
-  throttleSkipReason:
-    'slapd has no setting that answers 51 busy; the mapping of 51 is covered by test/unit/sources/ldap-adapter.test.ts',
+  // Marks a person busy (slapo-retcode): slapd answers the search that reaches them with result 51.
+  throttle: () => running().setBusy(true),
   down: () => running().relay.setDown(true),
   async reset() {
     const { relay } = running();
     relay.release();
     relay.behaviour.delayMs = 0;
     await relay.setDown(false);
+    await running().setBusy(false);
   },
   abortsSeen: () => running().relay.clientAborts(),
   secrets: () => [running().bindPassword, 'wrong-password-5d2c', 'nvalid credentials', 'nvalidCredentials'],

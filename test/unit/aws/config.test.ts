@@ -37,6 +37,8 @@ describe('environment configuration', () => {
     assert.deepEqual(config.tasks, { ttlMinutes: 10 });
     assert.deepEqual(config.allowedOrigins, ['https://claude.ai', 'https://claude.com']);
     assert.equal(config.deadlineReserveMs, 1000);
+    assert.equal(config.operationTimeoutMs, 30_000);
+    assert.equal(config.maxStreamEventBytes, 10_485_760);
     assert.equal(config.auth, undefined);
   });
 
@@ -67,6 +69,7 @@ describe('environment configuration', () => {
         MCP_TASK_TTL_MINUTES: '0',
         MCP_ALLOWED_ORIGINS: 'https://ok.example,https://bad.example/path',
         BOS_DEADLINE_RESERVE_MS: '-5',
+        BOS_OPERATION_TIMEOUT_MS: '50',
         AUTH_JWKS_URL: 'http://issuer.example.com/jwks',
       }),
     );
@@ -78,6 +81,7 @@ describe('environment configuration', () => {
       'MCP_TASK_TTL_MINUTES must be a whole number from 1 to 10080, got "0"',
       'MCP_ALLOWED_ORIGINS entries must be origins like https://claude.ai, got "https://bad.example/path"',
       'BOS_DEADLINE_RESERVE_MS must be a whole number from 0 to 60000, got "-5"',
+      'BOS_OPERATION_TIMEOUT_MS must be a whole number from 100 to 900000, got "50"',
       'AUTH_JWKS_URL must use https, got "http://issuer.example.com/jwks"',
     ]);
   });

@@ -33,7 +33,7 @@ function remoteVerifier(timeoutMs = 2_000) {
 
 const validToken = () => sign(keys.es.privateKey, 'ES256', 'es-1', claims());
 
-describe('JWT verifier prefetch (prepare)', () => {
+describe('JWT verifier prefetch (prepare)', { timeout: 30_000 }, () => {
   it('fetches the key set once, and the first verification then needs no fetch of its own', async () => {
     // Prepare
     const verifier = remoteVerifier();
@@ -88,8 +88,53 @@ describe('JWT verifier prefetch (prepare)', () => {
     assert.equal(principal.subject, 'dev-user');
   });
 
+  it('lets a verification that arrives during a prefetch that then times out fetch on its own', async () => {
+    // Prepare: the prefetch reaches an issuer that hangs, then the issuer recovers (as when a cold start's
+    // own work starves its first fetch past the timeout).
+    const verifier = remoteVerifier(300);
+    const token = await validToken();
+    const before = jwks.fetches;
+    jwks.hang = true;
+    const prefetch = (verifier.prepare?.() ?? Promise.resolve()).then(
+      () => 'fetched',
+      (error: unknown) => (error instanceof Error ? error.name : 'failed'),
+    );
+    try {
+      await waitUntil(() => jwks.fetches > before);
+    } finally {
+      jwks.hang = false;
+    }
+    // Act
+    const principal = await verifier.verify(token);
+    // Assess
+    assert.equal(await prefetch, 'JWKSTimeout');
+    assert.equal(jwks.fetches - before, 2);
+    assert.equal(principal.subject, 'dev-user');
+  });
+
+  it('answers verifier_unavailable after one fetch of its own when the issuer stays down', async () => {
+    // Prepare
+    const verifier = remoteVerifier(200);
+    const token = await validToken();
+    const before = jwks.fetches;
+    jwks.hang = true;
+    try {
+      void verifier.prepare?.().catch(() => undefined);
+      // Act + Assess: the prefetch's timeout, then the verification's own.
+      await assert.rejects(verifier.verify(token), { name: 'AuthError', code: 'verifier_unavailable' });
+      assert.equal(jwks.fetches - before, 2);
+    } finally {
+      jwks.hang = false;
+    }
+  });
+
   it('is absent for a static key set, which needs no fetch', () => {
     const verifier = createJwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: { keys: [keys.es.jwk] } });
     assert.equal('prepare' in verifier, false);
   });
 });
+
+/** Polls `probe` every 5 ms until it holds (the test's timeout bounds the wait). */
+async function waitUntil(probe: () => boolean): Promise<void> {
+  while (!probe()) await new Promise((resolve) => setTimeout(resolve, 5));
+}

@@ -4,6 +4,7 @@
  * a cancellation on a resumable stream) and the SEP-1699 `retry:` field on the priming event.
  */
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import type { McpServer, StreamingToolOptions } from '../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, rpc } from './helpers.js';
@@ -92,6 +93,22 @@ describe('client disconnect on a session-ful stream', () => {
     probe.release();
     await server.settled();
     assert.equal(probe.aborted, false);
+  });
+
+  it('leaves no listener on the invocation’s signal once a resumable stream’s call is over', async () => {
+    // Prepare: twelve calls on one long-lived signal (Node warns from 11 listeners on one signal).
+    const { server, probe } = slowServer();
+    const session = await initialize(server);
+    const invocation = new AbortController();
+    // Act
+    for (let i = 0; i < 12; i += 1) {
+      const res = await server.handle(call(session), { signal: invocation.signal });
+      probe.release();
+      await res.text();
+    }
+    await server.settled();
+    // Assess
+    assert.equal(getEventListeners(invocation.signal, 'abort').length, 0);
   });
 
   it('aborts the tool on disconnect when it registered cancelOnDisconnect', async () => {

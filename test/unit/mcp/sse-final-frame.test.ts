@@ -1,7 +1,8 @@
 /**
  * The final frame of an SSE stream (`SseStream#finish`): one `event: message` frame whose data is the message's
  * JSON text, and — with a stream store — stored whole when it fits the replay bound, or replaced in the store by a
- * JSON-RPC error when it does not (the live frame is delivered in full either way).
+ * JSON-RPC error when it does not or the store refuses it (the live frame is delivered in full either way), and
+ * the event size limit that fails a call closed.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -138,5 +139,122 @@ describe('SseStream final frame given as pieces', () => {
     const { events } = await store.after('s', '1');
     assert.deepEqual(events, [{ eventId: '2', data: message }]);
     assert.ok(text.endsWith(`data: ${message}\n\n`));
+  });
+});
+
+describe('SseStream event size limit (MCP_STREAM_MAX_EVENT_BYTES)', () => {
+  const tooLarge = (id: string | number, max: number) => ({
+    jsonrpc: '2.0',
+    id,
+    error: { code: -32603, message: 'Stream event too large', data: { maxEventBytes: max } },
+  });
+  const dataOf = (text: string): unknown[] =>
+    text
+      .split('\n')
+      .filter((line) => line.startsWith('data: '))
+      .map((line) => JSON.parse(line.slice('data: '.length)) as unknown);
+
+  it('replaces a final message over the limit with a -32603 "Stream event too large" error for the request', async () => {
+    // Prepare
+    const message = finalMessage('c-7', 100);
+    const sse = new SseStream({
+      keepaliveMs: 0,
+      logger: recordingLogger,
+      onCancel: () => undefined,
+      maxEventBytes: 2_048,
+    });
+    messages.length = 0;
+    // Act
+    const [text] = await Promise.all([bodyText(sse), sse.finish(message, 'c-7')]);
+    // Assess
+    assert.deepEqual(dataOf(text), [tooLarge('c-7', 2_048)]);
+    assert.deepEqual(messages, ['stream event over the event size limit; the call fails']);
+  });
+
+  it('fails the call closed after a notification over the limit: later notifications are dropped', async () => {
+    // Prepare
+    const note = (text: string) =>
+      JSON.stringify({ jsonrpc: '2.0', method: 'notifications/progress', params: { text } });
+    const sse = new SseStream({
+      keepaliveMs: 0,
+      logger: silentLogger,
+      onCancel: () => undefined,
+      maxEventBytes: 2_048,
+    });
+    // Act
+    const body = bodyText(sse);
+    sse.send(note('small'));
+    sse.send(note('x'.repeat(3_000)));
+    sse.send(note('small again'));
+    await sse.finish(JSON.stringify({ jsonrpc: '2.0', id: 3, result: {} }), 3);
+    // Assess
+    assert.deepEqual(dataOf(await body), [JSON.parse(note('small')), tooLarge(3, 2_048)]);
+  });
+
+  it('replaces a final message given as pieces over the limit with the same error', async () => {
+    const message = finalMessage('c-10', 100);
+    const sse = new SseStream({
+      keepaliveMs: 0,
+      logger: silentLogger,
+      onCancel: () => undefined,
+      maxEventBytes: 2_048,
+    });
+    const [text] = await Promise.all([
+      bodyText(sse),
+      sse.finish(message.match(/[\s\S]{1,97}/g) ?? [], 'c-10'),
+    ]);
+    assert.deepEqual(dataOf(text), [tooLarge('c-10', 2_048)]);
+  });
+
+  it('keeps events at the limit whole, counting UTF-8 bytes', async () => {
+    // Prepare: 1,000 'é' are 2,000 bytes of text, inside a 4,096-byte limit.
+    const message = JSON.stringify({ jsonrpc: '2.0', id: 4, result: { text: 'é'.repeat(1_000) } });
+    const sse = new SseStream({
+      keepaliveMs: 0,
+      logger: silentLogger,
+      onCancel: () => undefined,
+      maxEventBytes: 4_096,
+    });
+    // Act
+    const [text] = await Promise.all([bodyText(sse), sse.finish(message, 4)]);
+    // Assess
+    assert.equal(text, `event: message\ndata: ${message}\n\n`);
+  });
+
+  it('stores an error in place of a final message the store refuses, and still delivers the message live', async () => {
+    // Prepare: a store that refuses anything over 1,000 bytes, as a store with an item size limit would.
+    const store = new InMemoryStreamStore();
+    const append = store.append.bind(store);
+    store.append = (session, stream, data) =>
+      Buffer.byteLength(data) > 1_000
+        ? Promise.reject(new Error('too large for the store'))
+        : append(session, stream, data);
+    const streamId = await store.createStream('s');
+    const sse = new SseStream({
+      store: { store, sessionId: 's', streamId },
+      keepaliveMs: 0,
+      logger: silentLogger,
+      onCancel: () => undefined,
+    });
+    sse.prime();
+    const message = finalMessage('c-8', 100);
+    // Act
+    const [text] = await Promise.all([bodyText(sse), sse.finish(message, 'c-8')]);
+    // Assess
+    assert.ok(text.endsWith(`id: 2\nevent: message\ndata: ${message}\n\n`));
+    const { events } = await store.after('s', '1');
+    assert.deepEqual(
+      events.map((event) => [event.eventId, JSON.parse(event.data) as unknown]),
+      [
+        [
+          '2',
+          {
+            jsonrpc: '2.0',
+            id: 'c-8',
+            error: { code: -32603, message: 'Result could not be stored for replay' },
+          },
+        ],
+      ],
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The kernel's page loop and HTTP paging kinds against a real loopback server: index, cursor, Link and
- * next-URL paging, pages yielded before the provider's last page exists, cross-origin links refused,
+ * next-URL paging, pages yielded before the provider's last page exists, the next page asked for once the
+ * previous one is handed over, cross-origin links refused,
  * malformed records skipped and counted, and rate-limit header parsing.
  */
 import assert from 'node:assert/strict';
@@ -131,6 +132,27 @@ describe('the provider page loop', { timeout: 20_000 }, () => {
     release();
     assert.equal(((await iterator.next()).value as RawRecord[]).length, 100);
     assert.equal((await iterator.next()).done, true);
+  });
+
+  it('asks for the next page once the parsed one is handed over, even while the consumer holds it', async () => {
+    const steps: string[] = [];
+    const pages = providerPages<number>({
+      source,
+      first: 1,
+      toRecord,
+      fetchPage: (page) => {
+        steps.push(`fetch ${page}`);
+        return Promise.resolve({ items: [{ id: `p${page}` }], next: page < 3 ? page + 1 : undefined });
+      },
+    });
+    const first = await pages.next();
+    steps.push(`handed ${(first.value as RawRecord[])[0]?.external_id}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    assert.deepEqual(steps, ['fetch 1', 'handed p1', 'fetch 2'], 'prefetched after the hand-over, unasked');
+    const rest = [];
+    for await (const page of pages) rest.push(page[0]?.external_id);
+    assert.deepEqual(rest, ['p2', 'p3']);
+    assert.deepEqual(steps.slice(3), ['fetch 3']);
   });
 
   it('refuses a next link to another origin', async () => {

@@ -1,0 +1,46 @@
+/**
+ * Which kind of invocation a Lambda event is. The platform function is invoked by API Gateway with a REST v1
+ * proxy event, and, after every streamed response, once more with a small non-proxy "completion" payload
+ * (`{"requestId": "…", "invokeCompletionStatus": "Success"}`, or `"Failure"` with an `errorCode`). AWS does not
+ * document that second payload; its shape is what deployments of this integration observe (docs/aws.md).
+ * Keeping the decision in one small function lets every entry route on it the same way.
+ */
+
+/** A REST v1 proxy event (anything carrying `httpMethod`), API Gateway's completion notice, or neither. */
+export type EventKind = 'rest' | 'stream-completion' | 'unrecognised';
+
+/** The fields a streaming completion invocation carries, as far as they are known. */
+export interface StreamCompletion {
+  requestId?: string;
+  invokeCompletionStatus: string;
+  errorCode?: string;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Classifies an invocation payload. A proxy event wins whenever `httpMethod` is present, so a request can never
+ * be mistaken for a completion notice; a completion is an object with a string `invokeCompletionStatus` and no
+ * `httpMethod`. Everything else is `unrecognised` (the REST path then answers it as an invalid event).
+ */
+export function eventKind(event: unknown): EventKind {
+  if (!isRecord(event)) return 'unrecognised';
+  if (Object.hasOwn(event, 'httpMethod')) return 'rest';
+  if (typeof event['invokeCompletionStatus'] === 'string') return 'stream-completion';
+  return 'unrecognised';
+}
+
+/** The completion notice's fields, only the string ones (for a debug line; nothing else reads them). */
+export function streamCompletionFields(event: Record<string, unknown>): StreamCompletion {
+  const pick = (name: string): string | undefined =>
+    typeof event[name] === 'string' ? event[name] : undefined;
+  const requestId = pick('requestId');
+  const errorCode = pick('errorCode');
+  return {
+    invokeCompletionStatus: pick('invokeCompletionStatus') ?? '',
+    ...(requestId === undefined ? {} : { requestId }),
+    ...(errorCode === undefined ? {} : { errorCode }),
+  };
+}
