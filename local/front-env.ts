@@ -13,7 +13,8 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw === '') return undefined;
   const value = Number(raw);
-  if (!Number.isSafeInteger(value) || value < 0) throw new FrontEnvError(`${name} must be a whole number ≥ 0`);
+  if (!Number.isSafeInteger(value) || value < 0)
+    throw new FrontEnvError(`${name} must be a whole number ≥ 0`);
   return value;
 }
 
@@ -21,9 +22,7 @@ function wholeNumber(env: NodeJS.ProcessEnv, name: string): number | undefined {
  * `LOCAL_ON_CLIENT_LOSS` (`keep-running` | `close-stream`), `LOCAL_STREAM_BURST_BYTES` and
  * `LOCAL_STREAM_BYTES_PER_SECOND` (0 turns the bandwidth cap off).
  */
-export function frontOptionsFromEnv(
-  env: NodeJS.ProcessEnv,
-): Pick<StackOptions, 'onClientLoss' | 'shaping'> {
+export function frontOptionsFromEnv(env: NodeJS.ProcessEnv): Pick<StackOptions, 'onClientLoss' | 'shaping'> {
   const mode = env['LOCAL_ON_CLIENT_LOSS'];
   if (mode !== undefined && mode !== '' && mode !== 'keep-running' && mode !== 'close-stream')
     throw new FrontEnvError('LOCAL_ON_CLIENT_LOSS must be keep-running or close-stream');

@@ -70,6 +70,8 @@ async function measure(preset: FixturePresetName): Promise<Scenario> {
   const stack = await startStack({
     bundleDir: `.local/bench/bos-streaming`,
     poolSize: 1,
+    // API Gateway's completion invocations would share the one environment with the measured requests.
+    completionInvocations: false,
     env: { BOS_FIXTURE_PRESET: preset },
     onFunctionLog: () => undefined,
   });

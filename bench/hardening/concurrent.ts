@@ -7,8 +7,11 @@
  * front, the Runtime API and the local issuer's JWKS: it says whether the stack itself kept up. Prints a table
  * and one JSON line; asserts nothing.
  * Knobs: `BENCH_STREAMS` (50), `BENCH_QUICK` (200), `BENCH_QUICK_PARALLEL` (4), `BENCH_CONCURRENCY`
- * (streams + 10: the function's concurrency, each in-flight request has its own environment, as on Lambda).
+ * (streams + 10: the function's concurrency, each in-flight request has its own environment, as on Lambda, whose
+ * default account concurrency of 1,000 would not throttle this load), `BENCH_PARALLEL_INITS` (the stack's
+ * `maxParallelInits`; default the machine's available parallelism).
  */
+import { availableParallelism, loadavg } from 'node:os';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
 import { startStack } from '../../local/stack.js';
@@ -17,6 +20,7 @@ const streams = Number(process.env['BENCH_STREAMS'] ?? 50);
 const quick = Number(process.env['BENCH_QUICK'] ?? 200);
 const quickParallel = Number(process.env['BENCH_QUICK_PARALLEL'] ?? 4);
 const concurrency = Number(process.env['BENCH_CONCURRENCY'] ?? streams + 10);
+const parallelInits = process.env['BENCH_PARALLEL_INITS'];
 
 const meta = (capabilities: object) => ({
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -113,6 +117,7 @@ const stack = await startStack({
   bundleDir: '.local/bench/hardening',
   poolSize: 4,
   concurrency,
+  ...(parallelInits !== undefined && { maxParallelInits: Number(parallelInits) }),
   onFunctionLog: ({ line }) => {
     const store = /"(?:msg|message)":"store unavailable".*?"store":"([^"]+)"/.exec(line)?.[1];
     if (line.includes('cold-start JWKS prefetch failed')) failedPrefetches += 1;
@@ -162,6 +167,8 @@ try {
     environments: stack.pool.environmentCount,
     coldStarts: stack.pool.spawnCount,
     concurrency,
+    parallelInits: parallelInits === undefined ? availableParallelism() : Number(parallelInits),
+    loadAverage1m: Number(loadavg()[0]?.toFixed(2)),
     outages: Object.fromEntries(outages),
     failedPrefetches,
     stackLoopDelayP99Ms: Math.round(loopDelay.percentile(99) / 1e6),

@@ -104,7 +104,12 @@ async function measureColdStart(): Promise<{
   warmMs: number;
   warmup: WarmupSummary;
 }> {
-  const stack = await startStack({ poolSize: 1, onFunctionLog: () => undefined });
+  const stack = await startStack({
+    poolSize: 1,
+    // API Gateway's completion invocations would share the one environment with the measured requests.
+    completionInvocations: false,
+    onFunctionLog: () => undefined,
+  });
   try {
     const headers = {
       'Content-Type': 'application/json',
@@ -179,6 +184,8 @@ async function measureStreaming(): Promise<{
     handlerEntry: fileURLToPath(new URL('./burst-handler.ts', import.meta.url)),
     bundleDir: '.local/bench/burst',
     poolSize: 1,
+    // API Gateway's completion invocations would share the one environment with the measured requests.
+    completionInvocations: false,
     onFunctionLog: () => undefined,
   });
   const plain = await startPlainServer();

@@ -16,6 +16,8 @@ export type DemoServerOptions = Pick<
   | 'sessionTtlMinutes'
   | 'allowedOrigins'
   | 'logger'
+  | 'callTelemetry'
+  | 'telemetry'
   | 'clock'
   | 'newSessionId'
 >;

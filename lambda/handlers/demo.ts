@@ -15,12 +15,14 @@ const MCP_PATH = '/mcp/apps/bos/platform';
 export const handler = createRestEntry({
   component: 'demo',
   serves: (path) => path === MCP_PATH,
-  compose(logger) {
+  compose(logger, telemetry) {
     const config = loadConfig(process.env);
     const server = createDemoServer({
       ...composeStores(config),
       allowedOrigins: config.allowedOrigins,
       logger,
+      callTelemetry: telemetry.calls,
+      telemetry: telemetry.tools,
     });
     return {
       handle: (request, ctx) => server.handle(request, ctx),

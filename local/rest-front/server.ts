@@ -168,7 +168,11 @@ async function handle(settings: Settings, req: IncomingMessage, res: ServerRespo
     if (error instanceof TimeoutError) {
       // API Gateway gives up; the function does not know (emulator mode: it is abandoned instead).
       if (settings.onClientLoss === 'close-stream') controller.abort();
-      else void invoked.then(({ body: late }) => late.resume(), () => undefined);
+      else
+        void invoked.then(
+          ({ body: late }) => late.resume(),
+          () => undefined,
+        );
     }
     return failBeforePrelude(res, controller.signal, error);
   }

@@ -44,7 +44,15 @@ interface DisconnectRun {
 async function disconnectRun(options: BosStackOptions, settleMs: number): Promise<DisconnectRun> {
   const bos = await startBosStack(options);
   const client = new McpHttpClient({ url: bos.url, token: bos.token('dev-user') });
-  await client.connect();
+  // A fresh DynamoDB Local on a loaded machine can miss the session store's 2 s timeout once (503).
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await client.connect();
+      break;
+    } catch (error) {
+      if (attempt === 3) throw error;
+    }
+  }
   const controller = new AbortController();
   const callStart = Date.now();
   let abortAt = 0;
@@ -182,7 +190,10 @@ describe('client disconnect through the local stack, close-stream mode', javaSui
       assert.ok(abort !== undefined, `${source} saw no abort`);
       const lagMs = abort.atMs - run.abortAt;
       t.diagnostic(`${source}: abort seen ${lagMs} ms after the client's`);
-      assert.ok(lagMs <= ABORT_WITHIN_MS, `${source} saw the abort ${lagMs} ms after the client\n${timeline(run)}`);
+      assert.ok(
+        lagMs <= ABORT_WITHIN_MS,
+        `${source} saw the abort ${lagMs} ms after the client\n${timeline(run)}`,
+      );
     }
   });
 

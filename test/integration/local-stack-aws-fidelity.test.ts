@@ -15,7 +15,10 @@ import { javaSuite } from '../helpers/java.js';
 const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A JSON-RPC POST whose body is `bytes` long (a ping padded with a long string parameter). */
-async function postOfSize(bos: BosStack, bytes: number): Promise<{ status: number; type: string; body: string }> {
+async function postOfSize(
+  bos: BosStack,
+  bytes: number,
+): Promise<{ status: number; type: string; body: string }> {
   const skeleton = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping', params: { pad: '' } });
   const body = skeleton.replace('"pad":""', `"pad":"${'a'.repeat(bytes - skeleton.length)}"`);
   assert.equal(Buffer.byteLength(body), bytes);
@@ -63,7 +66,11 @@ describe('AWS fidelity of the local stack', javaSuite(300_000), () => {
     const linesBefore = bos.lines.length;
 
     // Act
-    const outcome: SourceResultsOutcome = await client.callTool('search_people', { query: 'a' }, { stream: true });
+    const outcome: SourceResultsOutcome = await client.callTool(
+      'search_people',
+      { query: 'a' },
+      { stream: true },
+    );
     for (let waited = 0; bos.completions.length === before && waited < 10_000; waited += 50) await sleep(50);
     await sleep(200);
 
@@ -93,7 +100,7 @@ describe('AWS fidelity of the local stack', javaSuite(300_000), () => {
     });
   });
 
-  it("answers an event over Lambda's 6 MB invocation payload with 413 {\"message\": \"Request Too Long\"}, without invoking", async () => {
+  it('answers an event over Lambda\'s 6 MB invocation payload with 413 {"message": "Request Too Long"}, without invoking', async () => {
     // Prepare: a 7 MiB body is under API Gateway's cap, but its proxy event is over Lambda's.
     const completionsBefore = bos.completions.length;
     // Act
