@@ -121,11 +121,19 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length > 0) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, headers);
   if (response.body === null) {
-    res.end();
+    res.writeHead(response.status, headers).end();
     return;
   }
+  if (!isEventStream(response)) {
+    // A JSON answer is whole in memory already: one write with its length, rather than a chunked body read
+    // chunk by chunk through the web stream and ended by a second write.
+    const body = Buffer.from(await response.arrayBuffer());
+    headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers).end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
   const reader = response.body.getReader();
   const cancel = (): void => void reader.cancel().catch(() => undefined);
   signal.addEventListener('abort', cancel, { once: true });
@@ -146,6 +154,11 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     signal.removeEventListener('abort', cancel);
     reader.releaseLock();
   }
+}
+
+/** SSE is written as it comes; anything else is a bounded body the handler has already built. */
+function isEventStream(response: Response): boolean {
+  return response.headers.get('content-type')?.startsWith('text/event-stream') ?? false;
 }
 
 /** Resolves on 'drain' or when the socket closes (then the abort signal cancels the body). */

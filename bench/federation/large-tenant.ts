@@ -127,7 +127,14 @@ export async function startLargeTenant(responses: readonly (readonly string[])[]
         endpoint: ENDPOINT,
         deadlineReserveMs: 1000,
         logger,
-        serverOptions: { name: 'bos-platform', version: '0.1.0', logger },
+        // The final frame is 19 MB: over the default limit of one SSE event (MCP_STREAM_MAX_EVENT_BYTES,
+        // 10 MiB), which a tenant this large raises (up to 200 MiB).
+        serverOptions: {
+          name: 'bos-platform',
+          version: '0.1.0',
+          logger,
+          maxStreamEventBytes: 64 * 1024 * 1024,
+        },
       });
       return {
         handle: (request, ctx) => platform.handle(request, ctx),

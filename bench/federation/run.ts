@@ -36,6 +36,7 @@ async function scenario(
   for (let i = 0; i < calls; i++) runs.push(await invoke(handler, event));
   const captured = await invoke(handler, event, { capture: true });
   const finalData = captured.events.final[0] ?? '';
+  if (!finalData.includes('"result_count":')) throw new Error(`${name}: the final frame is not a result`);
   const of = (pick: (run: CallFigures) => number) => median(runs.map(pick));
   return {
     name,

@@ -43,5 +43,6 @@ export { SessionKey } from './sessions/session-manager.js';
 export { acceptsMediaType, parseAccept, parseMediaType } from './http/media-type.js';
 export type { MediaType } from './http/media-type.js';
 export { commentFrame, eventFrame } from './sse/index.js';
+export { jsonPieces, TextPieces } from './json/json-pieces.js';
 export { randomId } from './ids.js';
 export * from './tasks/index.js';

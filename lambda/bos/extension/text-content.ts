@@ -8,7 +8,12 @@
  * only separators change there, and inside strings only non-ASCII characters do. One pass over the UTF-8 bytes
  * does both: on 17,000 records (4.6 MB of text) it took a fifth to a tenth of the time of the regular-expression
  * rewrites tried (a callback per string token; an indented `JSON.stringify` and two replaces).
+ *
+ * A result's text is written in pieces, one per record (`structuredTextPieces`): on Node 22, stringifying and
+ * rewriting 18,500 records one by one costs a fraction of doing it to the whole 9 MB text at once, and the final
+ * SSE frame then escapes the pieces one by one instead of one multi-megabyte string (`TextPieces`).
  */
+import { jsonPieces } from '../../mcp/index.js';
 
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
@@ -30,8 +35,20 @@ function writeUnit(out: Uint8Array, at: number, unit: number): number {
 
 /** The contract-style JSON text of `value` (`null` when it has none, as for `undefined`). */
 export function structuredText(value: unknown): string {
-  const json = JSON.stringify(value);
-  if (json === undefined) return 'null';
+  return [...structuredTextPieces(value)].join('') || 'null';
+}
+
+/**
+ * `structuredText(value)` in pieces: the pieces of `JSON.stringify(value)` that the final SSE frame writes
+ * (`jsonPieces`: one per record of a long array), each rewritten. Every piece starts and ends outside a string,
+ * so each can be rewritten on its own.
+ */
+export function* structuredTextPieces(value: unknown): Generator<string, void, undefined> {
+  for (const piece of jsonPieces(value)) yield rewrite(piece);
+}
+
+/** `JSON.stringify` output rewritten to the contract form. */
+function rewrite(json: string): string {
   const source = Buffer.from(json, 'utf8');
   // At most 3 output bytes per input byte: a 2-byte character becomes a 6-byte escape.
   const out = Buffer.allocUnsafe(source.length * 3);

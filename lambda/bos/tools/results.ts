@@ -1,8 +1,9 @@
 import type { FederationResult } from '../../federation/index.js';
+import { TextPieces } from '../../mcp/index.js';
 import type { JsonObject, McpRequestContext, ToolResult } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 import { contextObject } from '../extension/source-result-notifier.js';
-import { structuredText } from '../extension/text-content.js';
+import { structuredTextPieces } from '../extension/text-content.js';
 
 /** The identity envelope version `bos_execute` wraps results in (contract §5). */
 export const IDENTITY_CONTRACT_VERSION = 'bos-identity-mcp/v2';
@@ -54,7 +55,8 @@ function isPartial(result: FederationResult): boolean {
 
 /**
  * `content` carries one text block with the JSON of `structuredContent` (contract §5 final frame), so a
- * client that only reads text sees the same result. In 2026-07-28 requests the result also says
+ * client that only reads text sees the same result. The text is given in pieces, one per record, so a large
+ * result's text is never built as one string on its way into the final SSE frame. In 2026-07-28 requests the result also says
  * `resultType: "complete"` (contract §5; mcp-2026-notes §1.6).
  */
 function toolResult(
@@ -64,7 +66,7 @@ function toolResult(
   meta?: JsonObject,
 ): ToolResult {
   const result: ToolResult = {
-    content: [{ type: 'text', text: structuredText(structured) }],
+    content: [{ type: 'text', text: new TextPieces(() => structuredTextPieces(structured)) }],
     structuredContent: structured,
     isError,
   };

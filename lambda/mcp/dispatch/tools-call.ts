@@ -13,6 +13,7 @@ import {
   toWireError,
 } from '../errors.js';
 import type { Responder } from '../http/http-responses.js';
+import { resultPieces } from '../json/json-pieces.js';
 import { errorJson, isObject, requestJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
@@ -170,7 +171,12 @@ export async function callTool(
   const stalled = cancelOnDisconnect ? undefined : stalledSignal(scope.invocation.signal);
   const streamGuard = stalled?.signal === undefined ? guard : { ...guard, external: stalled.signal };
   const work = runTool(() => entry.handler(rawArgs, ctx), streamGuard)
-    .then((outcome) => sse.finish(answer(rt, request.id, outcome), request.id))
+    .then((outcome) =>
+      sse.finish(
+        outcome.ok ? resultPieces(request.id, outcome.result) : answer(rt, request.id, outcome),
+        request.id,
+      ),
+    )
     .finally(() => {
       stalled?.release();
       untrack();

@@ -5,7 +5,7 @@
  * nothing but the not-yet-read frames is held in memory. Keepalive comments fill idle gaps. `finish`
  * always ends the stream, whatever failed before.
  */
-import { JsonRpcCode, McpError } from '../errors.js';
+import { JsonRpcCode, McpError, toWireError } from '../errors.js';
 import { errorJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { JsonRpcId, Logger, StreamStore } from '../types.js';
@@ -22,6 +22,9 @@ const tooLargeToReplay = new McpError(JsonRpcCode.InternalError, 'Result too lar
 const notReplayable = new McpError(JsonRpcCode.InternalError, 'Result could not be stored for replay');
 
 const utf8Bytes = (text: string): number => Buffer.byteLength(text, 'utf8');
+
+/** UTF-16 units gathered from a final message's pieces before they are encoded as one chunk. */
+const FINAL_CHUNK_UNITS = 65_536;
 
 /** Options of `SseStream`. */
 export interface SseStreamOptions {
@@ -139,13 +142,18 @@ export class SseStream {
   }
 
   /**
-   * Sends the final message, closes the stored stream and ends the body. Never rejects. With a store, a final
-   * message the store refuses (or one over `maxStoredEventBytes`) is still delivered live in full, but the store
-   * keeps a JSON-RPC error for `requestId` in its place (same event id): a client that resumes after losing it
-   * learns that the result cannot be replayed instead of waiting for a frame that will never come.
+   * Sends the final message, closes the stored stream and ends the body. Never rejects. The message may be given
+   * as pieces (`jsonPieces`): without a store they are encoded into chunks of about `FINAL_CHUNK_UNITS`, so no
+   * multi-megabyte string is ever built; with a store they are joined (the store keeps whole messages). With a
+   * store, a final message the store refuses (or one over `maxStoredEventBytes`) is still delivered live in full,
+   * but the store keeps a JSON-RPC error for `requestId` in its place (same event id): a client that resumes after
+   * losing it learns that the result cannot be replayed instead of waiting for a frame that will never come.
    */
-  async finish(final: string, requestId?: JsonRpcId): Promise<void> {
-    this.#persisted(final, requestId ?? null);
+  async finish(final: string | Iterable<string>, requestId?: JsonRpcId): Promise<void> {
+    const id = requestId ?? null;
+    if (typeof final === 'string') this.#persisted(final, id);
+    else if (this.#options.store === undefined) this.#step(() => this.#sendPieces(final, id));
+    else this.#persisted(this.#joined(final, id), id);
     await this.#chain;
     const { store: target, logger } = this.#options;
     await target?.store.close(target.sessionId, target.streamId).catch((error: unknown) => {
@@ -155,6 +163,53 @@ export class SseStream {
       this.#end();
       this.#controller.close();
     }
+  }
+
+  /**
+   * Writes a final message given as pieces as one frame. Its chunks are held until the message is whole, so that
+   * one over `maxEventBytes`, or a piece that fails, still becomes an error answer before any of its bytes are
+   * out; then they are enqueued together.
+   */
+  #sendPieces(pieces: Iterable<string>, requestId: JsonRpcId | null): void {
+    const max = this.#maxEventBytes();
+    const chunks = [encodeFrame('event: message\ndata: ')];
+    let bytes = 0;
+    let text = '';
+    try {
+      for (const piece of this.#overflowed ? [] : pieces) {
+        text += piece;
+        if (text.length < FINAL_CHUNK_UNITS) continue;
+        chunks.push(encodeFrame(text));
+        bytes += chunks.at(-1)!.byteLength;
+        text = '';
+        if (bytes > max) break;
+      }
+      if (bytes <= max) {
+        chunks.push(encodeFrame(`${text}\n\n`));
+        bytes += chunks.at(-1)!.byteLength - 2;
+      }
+    } catch (error) {
+      this.#write(encodeEventFrame(this.#unserialisable(requestId, error), undefined, 'message'));
+      return;
+    }
+    if (bytes > max) this.#overLimit(bytes);
+    if (this.#overflowed) this.#write(encodeEventFrame(this.#tooLarge(requestId), undefined, 'message'));
+    else for (const chunk of chunks) this.#write(chunk);
+  }
+
+  /** A final message given as pieces, joined (or the error answer when a piece fails). */
+  #joined(pieces: Iterable<string>, requestId: JsonRpcId | null): string {
+    try {
+      return [...pieces].join('');
+    } catch (error) {
+      return this.#unserialisable(requestId, error);
+    }
+  }
+
+  /** The error answer for a result that could not be serialised (a handler broke the JSON types), logged. */
+  #unserialisable(requestId: JsonRpcId | null, error: unknown): string {
+    this.#options.logger.error('tool result could not be serialised', describeError(error));
+    return errorJson(requestId, toWireError(error));
   }
 
   /**
@@ -188,20 +243,37 @@ export class SseStream {
    * Measured in UTF-8 bytes, but only when the string could exceed the bound (at most 3 bytes per UTF-16 unit).
    */
   #bounded(data: string, finalFor: JsonRpcId | null | undefined): string | undefined {
-    const max = this.#options.maxEventBytes ?? MAX_STREAM_EVENT_BYTES;
-    const over = data.length * 3 > max && utf8Bytes(data) > max;
-    if (over && !this.#overflowed) {
-      this.#overflowed = true;
-      this.#options.logger.warn('stream event over the event size limit; the call fails', {
-        eventBytes: utf8Bytes(data),
-        maxEventBytes: max,
-      });
+    const max = this.#maxEventBytes();
+    if (data.length * 3 > max) {
+      const bytes = utf8Bytes(data);
+      if (bytes > max) this.#overLimit(bytes);
     }
     if (!this.#overflowed) return data;
     if (finalFor === undefined) return undefined;
+    return this.#tooLarge(finalFor);
+  }
+
+  #maxEventBytes(): number {
+    return this.#options.maxEventBytes ?? MAX_STREAM_EVENT_BYTES;
+  }
+
+  /** An event of `eventBytes` (at least) went over `maxEventBytes`: the call fails closed, logged once. */
+  #overLimit(eventBytes: number): void {
+    if (this.#overflowed) return;
+    this.#overflowed = true;
+    this.#options.logger.warn('stream event over the event size limit; the call fails', {
+      eventBytes,
+      maxEventBytes: this.#maxEventBytes(),
+    });
+  }
+
+  /** The final message of a call whose stream went over `maxEventBytes`. */
+  #tooLarge(requestId: JsonRpcId | null): string {
     return errorJson(
-      finalFor,
-      new McpError(JsonRpcCode.InternalError, 'Stream event too large', { data: { maxEventBytes: max } }),
+      requestId,
+      new McpError(JsonRpcCode.InternalError, 'Stream event too large', {
+        data: { maxEventBytes: this.#maxEventBytes() },
+      }),
     );
   }
 

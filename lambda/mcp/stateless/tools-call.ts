@@ -7,6 +7,7 @@
  */
 import { InvalidParamsError, McpError, outageOf, RequestCancelledError, toWireError } from '../errors.js';
 import type { RequestScope } from '../dispatch/index.js';
+import { resultPieces } from '../json/json-pieces.js';
 import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
@@ -63,21 +64,22 @@ const passThrough = (result: ToolResult): JsonObject => {
 };
 
 /**
- * Serialises an outcome as the final JSON-RPC message (chunks for a large result), and the HTTP status it
- * deserves.
+ * Serialises an outcome as the final JSON-RPC message, and the HTTP status it deserves. A result is written by
+ * `write`: `resultJson` for a JSON answer, `resultPieces` for an SSE final frame (never one string).
  */
-async function settle(
+async function settle<Body>(
   call: StatelessCall,
   round: Round,
   outcome: ToolOutcome,
+  write: (id: JsonRpcRequest['id'], result: JsonObject) => Body,
   beforeResponse = false,
-): Promise<{ status: number; body: string }> {
+): Promise<{ status: number; body: Body | string }> {
   const { rt, request, declared } = call;
   let error: McpError;
   if (outcome.ok) {
     try {
       const result = await finishRound(rt, round, outcome.result, declared.clientCapabilities);
-      return { status: 200, body: resultJson(request.id, result) };
+      return { status: 200, body: write(request.id, result) };
     } catch (failure) {
       if (beforeResponse && outageOf(failure) !== undefined) throw failure;
       if (!(failure instanceof McpError)) rt.logger.error('tool result rejected', { tool: call.name });
@@ -119,7 +121,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     // Nothing has been sent yet: a store outage gets the one outage answer (503), not a 200.
     const outage = outcome.ok ? undefined : outageOf(outcome.error);
     if (outage !== undefined) throw outage;
-    const out = await settle(call, round, outcome, true);
+    const out = await settle(call, round, outcome, resultJson, true);
     return respond.json(out.status, out.body);
   };
 
@@ -150,7 +152,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
   if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
   const ctx = streamingContext(base, declared, sse);
   const work = runTool(() => entry.handler(rawArgs, ctx), guard).then(async (outcome) =>
-    sse.finish((await settle(call, round, outcome)).body, request.id),
+    sse.finish((await settle(call, round, outcome, resultPieces)).body, request.id),
   );
   rt.track(work);
   return respond.sse(sse.body);

@@ -7,6 +7,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcCode, McpError, outageOf, RequestCancelledError } from '../errors.js';
+import { withWholeTexts } from '../json/json-pieces.js';
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { requiredCapabilities } from '../stateless/results.js';
@@ -208,7 +209,7 @@ function settle(rt: Runtime, current: TaskRecord, outcome: ToolOutcome): Partial
   const { resultType, inputRequests, requestState, ...result } = outcome.result;
   if (resultType !== 'input_required') {
     // The last progress message would be stale once the result is in.
-    return { status: 'completed', result, statusMessage: undefined };
+    return { status: 'completed', result: withWholeTexts(result), statusMessage: undefined };
   }
   if (!isObject(inputRequests) || Object.keys(inputRequests).length === 0) {
     return {

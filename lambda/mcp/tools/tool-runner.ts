@@ -17,6 +17,7 @@ import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type {
   JsonObject,
+  JsonValue,
   Logger,
   McpInvocationContext,
   McpRequestContext,
@@ -72,7 +73,8 @@ export function sessionfulToolResult(result: ToolResult): JsonObject {
   if (result.resultType === 'input_required') {
     throw new TypeError('tool returned input_required in the session-ful shape');
   }
-  const out: JsonObject = { content: result.content };
+  // A `TextPieces` text serialises as its text (`toJSON`), so the content is JSON as far as the wire goes.
+  const out: JsonObject = { content: result.content as unknown as JsonValue };
   if (result.structuredContent !== undefined) out.structuredContent = result.structuredContent;
   if (result.isError !== undefined) out.isError = result.isError;
   if (result._meta !== undefined) out._meta = result._meta;

@@ -1,4 +1,5 @@
 /** Definitions and results of the tool, resource and prompt registries. */
+import type { TextPieces } from '../json/json-pieces.js';
 import type { JsonObject } from './wire.js';
 
 export interface Icon {
@@ -32,7 +33,8 @@ export interface ToolDef {
 }
 
 export type ContentBlock =
-  | { type: 'text'; text: string; _meta?: JsonObject }
+  /** A large text may be given as `TextPieces` (written piece by piece in an SSE final frame). */
+  | { type: 'text'; text: string | TextPieces; _meta?: JsonObject }
   | { type: 'image'; data: string; mimeType: string; _meta?: JsonObject }
   | { type: 'audio'; data: string; mimeType: string; _meta?: JsonObject }
   | {

@@ -1,5 +1,6 @@
 /**
- * The BOS text block (`structuredText`) and the final message that carries it are byte-identical to an
+ * The BOS text block (`structuredText`, and in pieces `structuredTextPieces`) and the final message that carries
+ * it (as one `JSON.stringify`, and in pieces as the SSE final frame writes it) are byte-identical to an
  * independent writer of the contract's text form, kept here as the oracle, for any structured content: non-ASCII,
  * astral characters, lone surrogates, control characters, quotes and backslashes, separators inside strings,
  * nested attributes, empty arrays and objects, nulls and numbers.
@@ -16,6 +17,11 @@ import type { FederationResult } from '../../../lambda/federation/index.js';
 import type { McpRequestContext } from '../../../lambda/mcp/index.js';
 import type { JsonObject, JsonValue } from '../../../lambda/mcp/index.js';
 import { resultJson } from '../../../lambda/mcp/json/json-rpc.js';
+import { resultPieces } from '../../../lambda/mcp/json/json-pieces.js';
+import { TextPieces } from '../../../lambda/mcp/index.js';
+import { structuredTextPieces } from '../../../lambda/bos/extension/text-content.js';
+
+const textPieces = (value: JsonObject) => new TextPieces(() => structuredTextPieces(value));
 
 const CONTRACT = new URL('../../../../shared/contract/bos-source-results-v1.txt', import.meta.url);
 
@@ -136,6 +142,9 @@ describe('BOS text block', () => {
           result: { ...result, content: [{ type: 'text', text: oracle(content) }] },
         });
         assert.equal(resultJson('call-1', result), expected);
+        // As the final SSE frame writes it: the text in pieces, one per record, escaped piece by piece.
+        const pieces = { ...result, content: [{ type: 'text', text: textPieces(content) }] };
+        assert.equal([...resultPieces('call-1', pieces)].join(''), expected);
       }),
       { numRuns: 300 },
     );
@@ -206,6 +215,7 @@ describe('BOS text block', () => {
             expected,
             `${shape}, ${count} records`,
           );
+          assert.equal([...resultPieces(1, result)].join(''), expected, `${shape}, ${count} records, pieces`);
           assert.equal(result.isError, count === 3);
         }
       }

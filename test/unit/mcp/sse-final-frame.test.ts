@@ -89,6 +89,59 @@ describe('SseStream final frame', () => {
   });
 });
 
+describe('SseStream final frame given as pieces', () => {
+  it('writes the pieces as one event frame, in chunks, without a store', async () => {
+    const message = finalMessage('c-7', 5_000);
+    const pieces = message.match(/[\s\S]{1,997}/g) ?? [];
+    const sse = new SseStream({ keepaliveMs: 0, logger: silentLogger, onCancel: () => undefined });
+    const chunks: number[] = [];
+    const reading = (async () => {
+      let text = '';
+      const decoder = new TextDecoder();
+      const reader = sse.body.getReader();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return text;
+        chunks.push(value.byteLength);
+        text += decoder.decode(value, { stream: true });
+      }
+    })();
+    await sse.finish(pieces, 'c-7');
+    assert.equal(await reading, `event: message\ndata: ${message}\n\n`);
+    assert.ok(chunks.length > 3, `${chunks.length} chunks`);
+    assert.ok(Math.max(...chunks) < 200_000);
+  });
+
+  it('answers an error frame when the pieces fail before their first chunk', async () => {
+    function* failing(): Generator<string> {
+      yield '{"jsonrpc":"2.0","id":"c-8","result":';
+      throw new TypeError('Do not know how to serialize a BigInt');
+    }
+    messages.length = 0;
+    const sse = new SseStream({ keepaliveMs: 0, logger: recordingLogger, onCancel: () => undefined });
+    const [text] = await Promise.all([bodyText(sse), sse.finish(failing(), 'c-8')]);
+    const data = /^data: (.*)$/m.exec(text)?.[1] ?? '';
+    assert.deepEqual(JSON.parse(data), {
+      jsonrpc: '2.0',
+      id: 'c-8',
+      error: { code: -32603, message: 'Internal error' },
+    });
+    assert.deepEqual(messages, ['tool result could not be serialised']);
+  });
+
+  it('joins the pieces when a store keeps the message', async () => {
+    const message = finalMessage('c-9', 100);
+    const { store, sse } = await storedStream(1 << 20);
+    const [text] = await Promise.all([
+      bodyText(sse),
+      sse.finish([message.slice(0, 50), message.slice(50)], 'c-9'),
+    ]);
+    const { events } = await store.after('s', '1');
+    assert.deepEqual(events, [{ eventId: '2', data: message }]);
+    assert.ok(text.endsWith(`data: ${message}\n\n`));
+  });
+});
+
 describe('SseStream event size limit (MCP_STREAM_MAX_EVENT_BYTES)', () => {
   const tooLarge = (id: string | number, max: number) => ({
     jsonrpc: '2.0',
@@ -136,6 +189,21 @@ describe('SseStream event size limit (MCP_STREAM_MAX_EVENT_BYTES)', () => {
     await sse.finish(JSON.stringify({ jsonrpc: '2.0', id: 3, result: {} }), 3);
     // Assess
     assert.deepEqual(dataOf(await body), [JSON.parse(note('small')), tooLarge(3, 2_048)]);
+  });
+
+  it('replaces a final message given as pieces over the limit with the same error', async () => {
+    const message = finalMessage('c-10', 100);
+    const sse = new SseStream({
+      keepaliveMs: 0,
+      logger: silentLogger,
+      onCancel: () => undefined,
+      maxEventBytes: 2_048,
+    });
+    const [text] = await Promise.all([
+      bodyText(sse),
+      sse.finish(message.match(/[\s\S]{1,97}/g) ?? [], 'c-10'),
+    ]);
+    assert.deepEqual(dataOf(text), [tooLarge('c-10', 2_048)]);
   });
 
   it('keeps events at the limit whole, counting UTF-8 bytes', async () => {
