@@ -149,6 +149,8 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
       process.nextTick(() => res.uncork());
       if (!flushed) await drained(res);
     }
+    // Node 22's end() drops a chunk still corked in the response's chunked buffer: flush it first.
+    while (res.writableCorked > 0) res.uncork();
     if (!res.destroyed) res.end();
   } finally {
     signal.removeEventListener('abort', cancel);

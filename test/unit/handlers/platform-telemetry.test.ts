@@ -61,9 +61,10 @@ describe('platform entry telemetry (in process)', () => {
       BOS_FIXTURE_LATENCY_SCALE: '0',
     });
     restore = installFakeAwsLambda();
-    ({ handler } = (await import('../../../lambda/handlers/platform.js')) as unknown as {
-      handler: StreamingHandler;
-    });
+    // A module instance of this file's own: the unit suite shares one process, and another file may have
+    // loaded the entry under another environment (the entry composes from the environment at load).
+    const entry: unknown = await import(`../../../lambda/handlers/platform.js?from=${import.meta.url}`);
+    ({ handler } = entry as { handler: StreamingHandler });
     const token = issuer.tokens['dev-user'];
     const call = {
       jsonrpc: '2.0',

@@ -56,9 +56,10 @@ describe('platform Lambda entry (BOS platform)', () => {
     issuer = await startDevIssuer({ audience: ENDPOINT });
     // middy calls awslambda.streamifyResponse when the module loads, so the fake goes in first.
     restore = installFakeAwsLambda();
-    ({ handler } = (await import('../../../lambda/handlers/platform.js')) as unknown as {
-      handler: StreamingHandler;
-    });
+    // A module instance of this file's own: the unit suite shares one process, and another file may have
+    // loaded the entry under another environment (the entry composes from the environment at load).
+    const entry: unknown = await import(`../../../lambda/handlers/platform.js?from=${import.meta.url}`);
+    ({ handler } = entry as { handler: StreamingHandler });
   });
   after(async () => {
     restore();
