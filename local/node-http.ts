@@ -78,7 +78,7 @@ async function serveOne(
   };
   let response: Response;
   try {
-    response = await handler(toRequest(origin, req, aborter.signal), ctx);
+    response = await handler(toRequest(origin, req), ctx);
   } catch (error) {
     onError('handler threw', { requestId: ctx.requestId, error: describe(error) });
     if (!res.headersSent && !res.destroyed) {
@@ -95,8 +95,12 @@ async function serveOne(
   }
 }
 
-/** Builds the web `Request`: method, URL, every header (duplicates kept) and a streamed body. */
-function toRequest(origin: string, req: IncomingMessage, signal: AbortSignal): Request {
+/**
+ * Builds the web `Request`: method, URL, every header (duplicates kept) and a streamed body. A client's
+ * disconnect reaches the runtime as `ctx.signal`, as in Lambda; nothing reads `request.signal`, and giving
+ * the `Request` one costs undici a follower signal and its listeners on every request.
+ */
+function toRequest(origin: string, req: IncomingMessage): Request {
   const headers = new Headers();
   const raw = req.rawHeaders;
   for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
@@ -105,7 +109,7 @@ function toRequest(origin: string, req: IncomingMessage, signal: AbortSignal): R
   // The URL uses our own origin: a Host header is client input (DNS rebinding) and stays a header.
   // IncomingMessage is an async iterable of Buffers; undici streams it without buffering. `duplex` is
   // required for streamed bodies but missing from the DOM RequestInit type.
-  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  const init: RequestInit & { duplex?: 'half' } = { method, headers };
   if (hasBody) {
     init.body = req as unknown as BodyInit;
     init.duplex = 'half';
