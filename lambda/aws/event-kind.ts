@@ -3,11 +3,16 @@
  * proxy event, and, after every streamed response, once more with a small non-proxy "completion" payload
  * (`{"requestId": "…", "invokeCompletionStatus": "Success"}`, or `"Failure"` with an `errorCode`). AWS does not
  * document that second payload; its shape is what deployments of this integration observe (docs/aws.md).
- * Keeping the decision in one small function lets every entry route on it the same way.
+ * The function also invokes itself asynchronously to run a task round (`task-worker-event.ts`). Keeping the
+ * decision in one small function lets every entry route on it the same way.
  */
+import { TASK_WORKER_EVENT_KIND } from './task-worker-event.js';
 
-/** A REST v1 proxy event (anything carrying `httpMethod`), API Gateway's completion notice, or neither. */
-export type EventKind = 'rest' | 'stream-completion' | 'unrecognised';
+/**
+ * A REST v1 proxy event (anything carrying `httpMethod`), API Gateway's completion notice, a task round the
+ * function sent itself, or none of them.
+ */
+export type EventKind = 'rest' | 'stream-completion' | 'task-round' | 'unrecognised';
 
 /** The fields a streaming completion invocation carries, as far as they are known. */
 export interface StreamCompletion {
@@ -22,13 +27,15 @@ function isRecord(value: unknown): value is Record<string, unknown> {
 
 /**
  * Classifies an invocation payload. A proxy event wins whenever `httpMethod` is present, so a request can never
- * be mistaken for a completion notice; a completion is an object with a string `invokeCompletionStatus` and no
- * `httpMethod`. Everything else is `unrecognised` (the REST path then answers it as an invalid event).
+ * be mistaken for anything else; a completion is an object with a string `invokeCompletionStatus`, a task round
+ * one whose `kind` is the worker event's (its other fields are checked by `taskWorkerRef`). Everything else is
+ * `unrecognised` (the REST path then answers it as an invalid event).
  */
 export function eventKind(event: unknown): EventKind {
   if (!isRecord(event)) return 'unrecognised';
   if (Object.hasOwn(event, 'httpMethod')) return 'rest';
   if (typeof event['invokeCompletionStatus'] === 'string') return 'stream-completion';
+  if (event['kind'] === TASK_WORKER_EVENT_KIND) return 'task-round';
   return 'unrecognised';
 }
 

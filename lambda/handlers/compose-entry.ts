@@ -108,11 +108,11 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
   }
 
   async function handle(event: RestProxyEvent, context: Context): Promise<StreamingResult> {
-    if (eventKind(event) === 'stream-completion') return acknowledgeCompletion(event, logger);
+    const kind = eventKind(event);
+    if (kind === 'stream-completion') return acknowledgeCompletion(event, logger);
     try {
       app ??= options.compose(logger, telemetry);
-      const task = taskWorkerRef(event);
-      if (task !== undefined) return await runTaskRound(app, task, context);
+      if (kind === 'task-round') return await runTaskRound(app, event, context);
       const parts = parseRestEvent(event);
       const invocation = createInvocation(
         context,
@@ -149,13 +149,19 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
 
   /**
    * A task worker invocation (an asynchronous self-invoke, docs/tasks.md): runs the round within this
-   * invocation's deadline. Nobody reads the answer; it is an empty 204.
+   * invocation's deadline. Nobody reads the answer; it is an empty 204, or a 400 for a worker event this
+   * bundle cannot read (another shape version, a malformed owner or id), with a warning line.
    */
   async function runTaskRound(
     composed: ComposedApp,
-    ref: TaskRef,
+    event: unknown,
     context: Context,
   ): Promise<StreamingResult> {
+    const ref = taskWorkerRef(event);
+    if (ref === undefined) {
+      logger.warn('task worker event not understood; ignored');
+      return answer(new Response(null, { status: 400 }));
+    }
     const { context: invocation } = createInvocation(context);
     logger.info('task worker invocation', { task: taskTag(ref.taskId) });
     if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');

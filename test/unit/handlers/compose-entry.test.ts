@@ -11,6 +11,7 @@ import { ConfigError } from '../../../lambda/aws/index.js';
 import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
 import type { ComposedApp } from '../../../lambda/handlers/compose-entry.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
+import { linesAt, withLogLines } from '../../helpers/log-lines.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import type { StreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent } from '../../helpers/rest-events.js';
@@ -97,12 +98,18 @@ describe('REST entry composition', () => {
   it('lets the first invocation compose again when composition failed at init', async () => {
     // Prepare: the first composition (at init) throws, the next one succeeds.
     const app = countingApp({ failures: 1 });
-    const handler = entry(app.compose, true);
     // Act
-    const { prelude } = await invoke(handler);
+    const { result: prelude, lines } = await withLogLines(async () => {
+      const handler = entry(app.compose, true);
+      return (await invoke(handler)).prelude;
+    });
     // Assess
     assert.equal(prelude.statusCode, 200);
     assert.deepEqual(app.counts, { composed: 1, prepared: 0, failed: 1 });
+    assert.deepEqual(
+      linesAt(lines, 'ERROR').map((line) => line['message']),
+      ['composition failed at init; the first invocation tries again'],
+    );
   });
 
   it('answers the same generic 500 as without prepareAtInit when the configuration stays invalid', async () => {
@@ -110,11 +117,18 @@ describe('REST entry composition', () => {
     const atInit = countingApp({ failures: Number.POSITIVE_INFINITY });
     const lazy = countingApp({ failures: Number.POSITIVE_INFINITY });
     // Act
-    const withInit = await invoke(entry(atInit.compose, true));
-    const without = await invoke(entry(lazy.compose));
+    const { result: withInit, lines } = await withLogLines(() => invoke(entry(atInit.compose, true)));
+    const { result: without } = await withLogLines(() => invoke(entry(lazy.compose)));
     // Assess
     assert.equal(withInit.prelude.statusCode, 500);
     assert.deepEqual(withInit, without);
     assert.doesNotMatch(withInit.body, /MCP_ENDPOINT|required/);
+    // The problem list goes to the log instead.
+    assert.match(
+      linesAt(lines, 'ERROR')
+        .map((line) => JSON.stringify(line))
+        .join('\n'),
+      /MCP_ENDPOINT is required/,
+    );
   });
 });

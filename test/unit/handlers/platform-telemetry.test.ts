@@ -1,7 +1,7 @@
 /**
  * The platform entry's telemetry in process: a streamed federated read through the deployed handler (real
  * `@middy/core` streamify mode, fake `awslambda` global, the demo directory's fixture sources, a local
- * issuer), with the process's stdout captured. Its EMF lines must conform to the format and carry the call,
+ * issuer), with its log and EMF lines captured. Its EMF lines must conform to the format and carry the call,
  * tool and per-source metrics; its call line the OpenTelemetry MCP keys, the session only as a digest.
  */
 import assert from 'node:assert/strict';
@@ -12,6 +12,7 @@ import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
 import { startDevIssuer } from '../../../local/dev-auth.js';
 import type { RunningDevIssuer } from '../../../local/dev-auth.js';
 import { emfBlobs, emfMetrics, emfProblems } from '../../helpers/emf.js';
+import { linesAt, withLogLines } from '../../helpers/log-lines.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent } from '../../helpers/rest-events.js';
@@ -25,22 +26,6 @@ type StreamingHandler = (
 
 const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 const ENV = ['MCP_ENDPOINT', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'BOS_FIXTURE_LATENCY_SCALE'];
-
-/** Runs `work` with stdout captured line by line (and still printed nowhere). */
-async function captureStdout(work: () => Promise<void>): Promise<string[]> {
-  const original = process.stdout.write.bind(process.stdout);
-  let text = '';
-  process.stdout.write = (chunk: string | Uint8Array) => {
-    text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString();
-    return true;
-  };
-  try {
-    await work();
-  } finally {
-    process.stdout.write = original;
-  }
-  return text.split('\n').filter((line) => line !== '');
-}
 
 describe('platform entry telemetry (in process)', () => {
   let restore: () => void = () => undefined;
@@ -80,7 +65,7 @@ describe('platform entry telemetry (in process)', () => {
         },
       },
     };
-    lines = await captureStdout(async () => {
+    ({ lines } = await withLogLines(async () => {
       const stream = new FakeResponseStream();
       await handler(
         mcpPostEvent(call, {
@@ -93,7 +78,7 @@ describe('platform entry telemetry (in process)', () => {
         lambdaContext({ awsRequestId: 'telemetry-1' }),
       );
       body = parseStreamedResponse(stream.bytes()).body;
-    });
+    }));
   });
 
   after(async () => {
@@ -176,6 +161,14 @@ describe('platform entry telemetry (in process)', () => {
     assert.equal(call['rpc.response.status_code'], '200');
     assert.equal(call['function_request_id'], 'telemetry-1');
     assert.equal(call['level'], 'INFO');
+  });
+
+  it('logs the demo source without its credential as a warning, and nothing as an error', () => {
+    assert.deepEqual(linesAt(lines, 'ERROR'), []);
+    assert.deepEqual(
+      linesAt(lines, 'WARN').map((line) => line['message']),
+      ['bos.sources.credential_unavailable'],
+    );
   });
 
   it('keeps a session id only as its digest', () => {

@@ -12,6 +12,7 @@ import { startDevIssuer } from '../../../local/dev-auth.js';
 import type { RunningDevIssuer } from '../../../local/dev-auth.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
+import { linesAt, withLogLines } from '../../helpers/log-lines.js';
 import type { StreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent, restEvent } from '../../helpers/rest-events.js';
 
@@ -81,9 +82,13 @@ describe('platform Lambda entry (BOS platform)', () => {
     });
   }
 
+  /** The log and EMF lines of every invocation so far (taken, not printed). */
+  const logLines: string[] = [];
+
   async function invoke(event: APIGatewayProxyEvent): Promise<StreamedResponse> {
     const stream = new FakeResponseStream();
-    await handler(event, stream, lambdaContext());
+    const { lines } = await withLogLines(() => handler(event, stream, lambdaContext()));
+    logLines.push(...lines);
     return parseStreamedResponse(stream.bytes());
   }
 
@@ -97,6 +102,10 @@ describe('platform Lambda entry (BOS platform)', () => {
     assert.equal(prelude.statusCode, 500);
     assert.doesNotMatch(body, /AUTH_|MCP_ENDPOINT|required/);
     assert.equal((JSON.parse(body) as { error: { code: number } }).error.code, -32603);
+    // The operator's side of it: one error line, naming what is missing.
+    const [error] = linesAt(logLines, 'ERROR');
+    assert.equal(error?.['message'], 'invocation failed before the response started');
+    assert.match(JSON.stringify(error), /AUTH_/);
   });
 
   it('refuses a request without a bearer token with 401 and the resource metadata URL', async () => {

@@ -2,7 +2,7 @@
  * API Gateway's completion invocation (docs/aws.md "Completion invocations"): after each streamed response the
  * function is invoked once more with `{"requestId", "invokeCompletionStatus"}`. The entry must answer it
  * without composing or calling the app, without a log line above debug and without failing the invocation.
- * Real `@middy/core` streamify mode, fake `awslambda` global; stdout and stderr are captured.
+ * Real `@middy/core` streamify mode, fake `awslambda` global; the entry's log lines are captured.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -11,33 +11,14 @@ import { eventKind } from '../../../lambda/aws/index.js';
 import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
 import type { ComposedApp } from '../../../lambda/handlers/compose-entry.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
+import { withLogLines } from '../../helpers/log-lines.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent } from '../../helpers/rest-events.js';
 
 type StreamingHandler = (event: unknown, stream: FakeResponseStream, context: Context) => Promise<void>;
 
-/** Runs `action` with process.stdout/stderr writes captured (the entry's JSON logger writes there). */
-async function captureOutput(action: () => Promise<void>): Promise<string> {
-  const lines: string[] = [];
-  const out = process.stdout.write.bind(process.stdout);
-  const err = process.stderr.write.bind(process.stderr);
-  const capture = (chunk: string | Uint8Array): boolean => {
-    lines.push(typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8'));
-    return true;
-  };
-  process.stdout.write = capture;
-  process.stderr.write = capture;
-  try {
-    await action();
-  } finally {
-    process.stdout.write = out;
-    process.stderr.write = err;
-  }
-  return lines.join('');
-}
-
 describe('eventKind', () => {
-  it('tells a proxy event, a completion notice and anything else apart', () => {
+  it('tells a proxy event, a completion notice, a task round and anything else apart', () => {
     assert.equal(eventKind(mcpPostEvent({ jsonrpc: '2.0', id: 1, method: 'ping' })), 'rest');
     assert.equal(eventKind({ requestId: 'r-1', invokeCompletionStatus: 'Success' }), 'stream-completion');
     assert.equal(
@@ -46,7 +27,12 @@ describe('eventKind', () => {
     );
     // A request always wins: a proxy event that happens to carry the field is still a request.
     assert.equal(eventKind({ httpMethod: 'POST', invokeCompletionStatus: 'Success' }), 'rest');
-    for (const other of [null, 'text', [], {}, { invokeCompletionStatus: 1 }])
+    assert.equal(
+      eventKind({ kind: 'bos-mcp/task-round', v: 1, owner: 'anonymous', taskId: 't' }),
+      'task-round',
+    );
+    assert.equal(eventKind({ httpMethod: 'POST', kind: 'bos-mcp/task-round' }), 'rest');
+    for (const other of [null, 'text', [], {}, { invokeCompletionStatus: 1 }, { kind: 'task-round' }])
       assert.equal(eventKind(other), 'unrecognised');
   });
 });
@@ -84,7 +70,7 @@ describe('REST entry and completion notices', () => {
 
       // Act
       let failure: unknown;
-      const output = await captureOutput(async () => {
+      const { lines } = await withLogLines(async () => {
         await handler(notice, stream, lambdaContext()).catch((error: unknown) => {
           failure = error;
         });
@@ -93,8 +79,7 @@ describe('REST entry and completion notices', () => {
       // Assess
       assert.equal(failure, undefined);
       assert.deepEqual(calls, { composed: 0, handled: 0 });
-      // (The test runner's own reports also pass through stdout; only our JSON log lines matter.)
-      assert.doesNotMatch(output, /"level":/);
+      assert.deepEqual(lines, []);
       const { prelude, body } = parseStreamedResponse(stream.bytes());
       assert.equal(prelude.statusCode, 200);
       assert.equal(body, '');

@@ -1,7 +1,8 @@
 /**
  * The task worker invocation as the REST entry sees it: an exact worker event runs one task round with the
  * invocation's id and deadline and never reaches the HTTP app; REST events, API Gateway completion
- * invocations and near-misses of the worker shape are never taken for one. Real `@middy/core` streamify
+ * invocations and near-misses of the worker shape are never taken for one, and a worker event this bundle
+ * cannot read runs nothing. Real `@middy/core` streamify
  * mode, fake `awslambda` global.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +12,7 @@ import { taskWorkerEvent, taskWorkerRef } from '../../../lambda/aws/index.js';
 import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
 import type { TaskRef, TaskRoundContext } from '../../../lambda/mcp/index.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
+import { linesAt, withLogLines } from '../../helpers/log-lines.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import { lambdaContext, mcpPostEvent } from '../../helpers/rest-events.js';
 
@@ -72,6 +74,22 @@ describe('the task worker invocation', () => {
     );
     assert.equal(requests(), 1);
     assert.equal(rounds.length, 0);
+  });
+
+  it('runs nothing for a worker event of another shape version, with a warning line', async () => {
+    const { handler, rounds, requests } = recordingEntry();
+    const stream = new FakeResponseStream();
+    const { lines } = await withLogLines(() =>
+      handler({ ...taskWorkerEvent(ref), v: 2 }, stream, lambdaContext({ awsRequestId: 'worker-2' })),
+    );
+    assert.equal(requests(), 0);
+    assert.equal(rounds.length, 0);
+    assert.equal(parseStreamedResponse(stream.bytes()).prelude.statusCode, 400);
+    assert.deepEqual(
+      linesAt(lines, 'WARN').map((line) => line['message']),
+      ['task worker event not understood; ignored'],
+    );
+    assert.doesNotMatch(lines.join('\n'), new RegExp(ref.taskId));
   });
 
   it('takes neither an API Gateway completion invocation nor a near-miss for a worker event', () => {
