@@ -31,6 +31,8 @@ const node = own ? process.execPath : existsSync(BUNDLED_NODE) ? BUNDLED_NODE : 
 const shared = own || node === BUNDLED_NODE;
 const files = ROOTS.flatMap(testFiles).sort();
 const args = [
+  // node:test's mock timers are still "experimental" on Node 20 and 22; the notice is not a test result.
+  '--disable-warning=ExperimentalWarning',
   '--import',
   'tsx',
   '--test',

@@ -66,17 +66,20 @@ describe('InMemoryClientReplyStore', () => {
 describe('PendingClientRequests', () => {
   it('mints random srv- ids, distinct between two instances of one session', () => {
     const store = new InMemoryClientReplyStore();
-    const controller = new AbortController();
+    const controllers: AbortController[] = [];
     const ids = new Set<string>();
     for (const instance of [pending(store), pending(store)]) {
       for (let i = 0; i < 50; i += 1) {
+        // One signal per request, as each tool call has its own.
+        const controller = new AbortController();
+        controllers.push(controller);
         const request = instance.create('s1', { signal: controller.signal, timeoutMs: 50 });
         request.result.catch(() => undefined);
         assert.match(request.id, /^srv-[0-9a-f]{32}$/);
         ids.add(request.id);
       }
     }
-    controller.abort(new Error('done'));
+    for (const controller of controllers) controller.abort(new Error('done'));
     assert.equal(ids.size, 100);
   });
 
