@@ -8,7 +8,7 @@
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { ConfigError } from './errors.js';
-import { SdkWarningLogger } from './sdk-logger.js';
+import { readSecretString, secretsManagerClient } from './secrets-manager.js';
 
 /** Setting name -> the variable holding its secret's ARN (or name). */
 export const SECRET_BACKED_SETTINGS: Readonly<Record<string, string>> = {
@@ -53,23 +53,13 @@ export async function resolveSecretSettings(env: Env, options: SecretSettingsOpt
   }
   if (problems.length > 0) throw new ConfigError(problems);
 
-  const { GetSecretValueCommand, SecretsManagerClient } = await import('@aws-sdk/client-secrets-manager');
-  const client =
-    options.client ??
-    new SecretsManagerClient({
-      maxAttempts: 3,
-      logger: new SdkWarningLogger(),
-      requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
-    });
+  const client = options.client ?? (await secretsManagerClient(3));
   const resolved: Record<string, string | undefined> = { ...env };
   await Promise.all(
     wanted.map(async ([setting, arnVariable, id]) => {
       let value: string | undefined;
       try {
-        const output = await client.send(new GetSecretValueCommand({ SecretId: id }), {
-          abortSignal: AbortSignal.timeout(options.timeoutMs ?? 5000),
-        });
-        value = output.SecretString;
+        value = await readSecretString(client, id, options.timeoutMs ?? 5000);
       } catch (error) {
         // The error's name (AccessDeniedException, ResourceNotFoundException …) says what to fix; its
         // message may quote the ARN and account, which the operator already has.

@@ -8,9 +8,7 @@
  * evaluates it, and none pays for it during a cold start's `initialize`.
  */
 import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
-import { SdkWarningLogger } from './sdk-logger.js';
-
-const loadSdk = () => import('@aws-sdk/client-secrets-manager');
+import { readSecretString, secretsManagerClient } from './secrets-manager.js';
 
 /** Secret name prefix of source credentials (the CDK stack grants read on exactly these). */
 export const DEFAULT_SOURCE_SECRET_PREFIX = 'bos/sources/';
@@ -78,19 +76,8 @@ export class SecretsManagerCredentialResolver {
     if (hit !== undefined && this.#clock() - hit.at < this.#ttl) return hit.value;
     let secret: string | undefined;
     try {
-      const { GetSecretValueCommand, SecretsManagerClient } = await loadSdk();
-      this.#client ??= new SecretsManagerClient({
-        maxAttempts: 2,
-        logger: new SdkWarningLogger(),
-        requestHandler: { connectionTimeout: 1000, requestTimeout: 2000, throwOnRequestTimeout: true },
-      });
-      const output = await this.#client.send(
-        new GetSecretValueCommand({ SecretId: `${this.#prefix}${name}` }),
-        {
-          abortSignal: AbortSignal.timeout(this.#timeoutMs),
-        },
-      );
-      secret = output.SecretString;
+      this.#client ??= await secretsManagerClient(2);
+      secret = await readSecretString(this.#client, `${this.#prefix}${name}`, this.#timeoutMs);
     } catch (error) {
       const missing = error instanceof Error && error.name === 'ResourceNotFoundException';
       throw new CredentialUnavailableError(
