@@ -139,21 +139,27 @@ export async function startAuthorizationServer(
   return state;
 }
 
+let oidcProvider: Promise<typeof OidcProvider> | undefined;
+
 /**
  * `oidc-provider` warns on import when Node.js is older than 22 LTS. The function runs on Node 22; this local
  * server also runs on the machine's Node 20 when tests or `npm start` use it there, where it works (the
- * adapter contract tests run it). That one known line is dropped; any other warning still prints.
+ * adapter contract tests run it). That one known line is dropped, once per process; any other warning still
+ * prints.
  */
-async function loadOidcProvider(): Promise<typeof OidcProvider> {
-  const warn = console.warn;
-  console.warn = (...args: unknown[]) => {
-    if (!String(args[0]).includes('oidc-provider WARNING: Unsupported runtime')) warn(...args);
-  };
-  try {
-    return await import('oidc-provider');
-  } finally {
-    console.warn = warn;
-  }
+function loadOidcProvider(): Promise<typeof OidcProvider> {
+  oidcProvider ??= (async () => {
+    const warn = console.warn;
+    console.warn = (...args: unknown[]) => {
+      if (!String(args[0]).includes('oidc-provider WARNING: Unsupported runtime')) warn(...args);
+    };
+    try {
+      return await import('oidc-provider');
+    } finally {
+      console.warn = warn;
+    }
+  })();
+  return oidcProvider;
 }
 
 function clientMetadata(seed: OAuthClientSeed): ClientMetadata {
