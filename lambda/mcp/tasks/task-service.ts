@@ -6,7 +6,7 @@
  * status written by one writer is never overwritten by another.
  */
 import { createHash } from 'node:crypto';
-import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
+import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
 import { randomId } from '../ids.js';
 import type { Logger, Principal } from '../types.js';
 import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
@@ -158,7 +158,8 @@ export class TaskService {
         ? undefined
         : { status: 'cancelled', statusMessage: 'Cancelled by the client' },
     );
-    this.#local.get(localKey(ref))?.abort();
+    // With the reason a cancelled request has, so the round ends as a cancellation, not as a failed tool.
+    this.#local.get(localKey(ref))?.abort(new RequestCancelledError('cancelled'));
     return after ?? (await this.read(scope, taskId));
   }
 

@@ -4,14 +4,17 @@ import assert from 'node:assert/strict';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { InMemoryTaskStore } from '../../../../lambda/mcp/index.js';
-import type { McpInvocationContext, McpServer } from '../../../../lambda/mcp/index.js';
+import type { Logger, McpInvocationContext, McpServer } from '../../../../lambda/mcp/index.js';
 import { inSession, initialize, makeServer, parseSse, post, readJson, rpc } from '../helpers.js';
 
 const alice: McpInvocationContext = { principal: { subject: 'alice', scopes: [] } };
 const bob: McpInvocationContext = { principal: { subject: 'bob', scopes: [] } };
 
-function server(): McpServer {
-  const mcp = makeServer({ tasks: { store: new InMemoryTaskStore(), cancelPollMs: 20, pollIntervalMs: 50 } });
+function server(logger?: Logger): McpServer {
+  const mcp = makeServer({
+    tasks: { store: new InMemoryTaskStore(), cancelPollMs: 20, pollIntervalMs: 50 },
+    ...(logger === undefined ? {} : { logger }),
+  });
   const schema = { type: 'object', properties: { ms: { type: 'number' } } };
   mcp.registerTool(
     { name: 'echo', inputSchema: schema, execution: { taskSupport: 'optional' } },
@@ -117,6 +120,37 @@ describe('2025-11-25 tasks in the session-ful shape', () => {
     });
     assert.equal(refused.body.error.code, -32602);
     assert.match(refused.body.error.message, /task ttl exceeds the maximum of 3600000 ms/);
+  });
+
+  it('ends the running tool of a cancelled task as a cancellation, not as a failed tool', async () => {
+    const lines: Array<[string, string]> = [];
+    const record =
+      (level: string) =>
+      (message: string): void =>
+        void lines.push([level, message]);
+    const logger: Logger = {
+      debug: record('debug'),
+      info: record('info'),
+      warn: record('warn'),
+      error: record('error'),
+    };
+    const mcp = server(logger);
+    const session = await initialize(mcp, undefined, alice);
+    const created = await send(mcp, session, 'tools/call', {
+      name: 'echo',
+      arguments: { ms: 5000 },
+      task: {},
+    });
+    const taskId = created.body.result.task.taskId as string;
+    await sleep(50);
+    const cancelled = await send(mcp, session, 'tasks/cancel', { taskId });
+    assert.equal(cancelled.body.result.status, 'cancelled');
+    await mcp.settled();
+    assert.deepEqual(
+      lines.filter(([level]) => level === 'error' || level === 'warn'),
+      [],
+    );
+    assert.equal((await send(mcp, session, 'tasks/get', { taskId })).body.result.status, 'cancelled');
   });
 
   it('hides a task from another principal and from another session of the same principal', async () => {
