@@ -224,7 +224,13 @@ export class RuntimeSlot {
     this.#parked = undefined;
     this.#state = 'dead';
     const how = signal === null ? `exit code ${code ?? 'unknown'}` : `signal ${signal}`;
-    invocation?.fail(new InvocationError('runtime_exit', 'Runtime.ExitError', `runtime exited (${how})`));
+    // A runtime stopped on purpose (the function shutting down) takes its invocation with it: that is the
+    // shutdown, not a crash of the function's.
+    invocation?.fail(
+      this.#exitReason === 'stopped'
+        ? new InvocationError('closed', 'Invoke.Closed', 'the local function was shut down')
+        : new InvocationError('runtime_exit', 'Runtime.ExitError', `runtime exited (${how})`),
+    );
     this.#host.slotExited(this, {
       duringInit: !this.#reachedNext,
       reason: this.#exitReason,
