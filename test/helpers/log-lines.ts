@@ -5,8 +5,13 @@
  * runner's own report passes through untouched, so no test result is ever swallowed.
  */
 
-/** Runs `work` and returns what it resolved to with the JSON lines it wrote, in order. */
-export async function withLogLines<T>(work: () => Promise<T>): Promise<{ result: T; lines: string[] }> {
+/**
+ * Runs `work` and returns what it resolved to with the JSON lines written meanwhile, in order. `work` sees the
+ * lines as they arrive, to wait for one written after its answer (a stream cut, a background invocation).
+ */
+export async function withLogLines<T>(
+  work: (lines: readonly string[]) => Promise<T>,
+): Promise<{ result: T; lines: string[] }> {
   const lines: string[] = [];
   const restore = [process.stdout, process.stderr].map((stream) => {
     const write = stream.write.bind(stream);
@@ -21,7 +26,7 @@ export async function withLogLines<T>(work: () => Promise<T>): Promise<{ result:
     };
   });
   try {
-    return { result: await work(), lines };
+    return { result: await work(lines), lines };
   } finally {
     for (const undo of restore) undo();
   }
@@ -32,4 +37,17 @@ export function linesAt(lines: readonly string[], level: string): Array<Record<s
   return lines
     .map((line) => JSON.parse(line) as Record<string, unknown>)
     .filter((entry) => entry['level'] === level);
+}
+
+/** The messages of the lines at `level`, in order. */
+export function messagesAt(lines: readonly string[], level: string): unknown[] {
+  return linesAt(lines, level).map((line) => line['message']);
+}
+
+/** Waits up to `timeoutMs` for a line whose `message` is `message`; false if none came. */
+export async function logged(lines: readonly string[], message: string, timeoutMs = 5000): Promise<boolean> {
+  const until = Date.now() + timeoutMs;
+  const seen = () => lines.some((line) => line.includes(`"message":${JSON.stringify(message)}`));
+  while (!seen() && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+  return seen();
 }

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type LocalStack, startStack } from '../../local/stack.js';
 import { SCENARIO_HANDLER, capture } from '../helpers/lambda-handlers/http-capture.js';
+import { logged, messagesAt, withLogLines } from '../helpers/log-lines.js';
 
 describe('the local stack streams a Lambda response through the REST v1 front', { timeout: 120_000 }, () => {
   let stack: LocalStack;
@@ -83,28 +84,32 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
   });
 
   it('answers 502 when the function ends without ever writing its prelude', async () => {
-    const response = await capture(scenario('no-prelude'));
+    const { result: response, lines } = await withLogLines(() => capture(scenario('no-prelude')));
+    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.deepEqual(JSON.parse(response.body), { message: 'Internal server error' });
   });
 
   it('answers 502 when the function calls end(data) without a write, which skips the prelude', async () => {
-    const response = await capture(scenario('end-with-data'));
+    const { result: response, lines } = await withLogLines(() => capture(scenario('end-with-data')));
+    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.doesNotMatch(response.body, /payload only/);
   });
 
   it('answers 502 when the function streams bytes without a prelude', async () => {
-    const response = await capture(scenario('raw-bytes'));
+    const { result: response, lines } = await withLogLines(() => capture(scenario('raw-bytes')));
+    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.doesNotMatch(response.body, /just bytes/);
   });
 
   it('answers 502 without the error text when the function throws before the prelude', async () => {
-    const response = await capture(scenario('throw-before'));
+    const { result: response, lines } = await withLogLines(() => capture(scenario('throw-before')));
+    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.deepEqual(JSON.parse(response.body), { message: 'Internal server error' });
@@ -112,7 +117,11 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
   });
 
   it('cuts the client connection when the function fails after the prelude', async () => {
-    const response = await capture(scenario('throw-mid'));
+    const { result: response } = await withLogLines(async (lines) => {
+      const answer = await capture(scenario('throw-mid'));
+      assert.ok(await logged(lines, 'stream aborted'), 'the front logs the cut stream');
+      return answer;
+    });
 
     assert.equal(response.status, 200);
     assert.equal(response.body, 'partial\n');

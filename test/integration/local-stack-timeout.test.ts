@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { type LocalStack, startStack } from '../../local/stack.js';
 import { SCENARIO_HANDLER, capture } from '../helpers/lambda-handlers/http-capture.js';
+import { logged, messagesAt, withLogLines } from '../helpers/log-lines.js';
 
 describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
   let stack: LocalStack;
@@ -35,8 +36,9 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
     const spawnsBefore = stack.pool.spawnCount;
     const killsBefore = stack.pool.timeoutKills;
 
-    const timedOut = await capture(scenario('sleep', '&ms=10000'));
+    const { result: timedOut, lines } = await withLogLines(() => capture(scenario('sleep', '&ms=10000')));
     const next = await capture(scenario('inspect'));
+    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
 
     assert.equal(timedOut.status, 502);
     assert.deepEqual(JSON.parse(timedOut.body), { message: 'Internal server error' });
@@ -49,7 +51,11 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
   });
 
   it('is killed past its timeout after the prelude, the client sees a truncated stream, and the next invocation succeeds', async () => {
-    const timedOut = await capture(scenario('stream-then-hang'));
+    const { result: timedOut } = await withLogLines(async (lines) => {
+      const answer = await capture(scenario('stream-then-hang'));
+      assert.ok(await logged(lines, 'stream aborted'), 'the front logs the cut stream');
+      return answer;
+    });
     const next = await capture(scenario('accepted'));
 
     assert.equal(timedOut.status, 200);
@@ -80,7 +86,11 @@ describe('the REST front limits of a streamed response', { timeout: 120_000 }, (
   });
 
   it('cuts the connection when no byte arrives within the idle timeout', async () => {
-    const response = await capture(scenario('events', '&count=2&gap=1500'));
+    const { result: response } = await withLogLines(async (lines) => {
+      const answer = await capture(scenario('events', '&count=2&gap=1500'));
+      assert.ok(await logged(lines, 'stream aborted'), 'the front logs the cut stream');
+      return answer;
+    });
 
     assert.equal(response.status, 200);
     assert.equal(response.body, 'data: event 1\n\n');
@@ -88,7 +98,11 @@ describe('the REST front limits of a streamed response', { timeout: 120_000 }, (
   });
 
   it('cuts the connection at the total duration limit even while bytes keep flowing', async () => {
-    const response = await capture(scenario('events', '&count=20&gap=250'));
+    const { result: response } = await withLogLines(async (lines) => {
+      const answer = await capture(scenario('events', '&count=20&gap=250'));
+      assert.ok(await logged(lines, 'stream aborted'), 'the front logs the cut stream');
+      return answer;
+    });
 
     assert.equal(response.status, 200);
     assert.equal(response.aborted, true);

@@ -12,6 +12,7 @@ import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
 import { javaSuite } from '../helpers/java.js';
 import { openSession, post, startBosStack } from '../helpers/bos-stack.js';
 import type { BosStack } from '../helpers/bos-stack.js';
+import { logged, withLogLines } from '../helpers/log-lines.js';
 
 /** Function timeout of the stack: a killed worker's task must read `failed` soon after it. */
 const TIMEOUT_SECONDS = 20;
@@ -121,9 +122,14 @@ describe('task rounds as worker invocations on the local stack', javaSuite(300_0
       const got = (await rpc('tasks/get', { taskId: task.taskId })).result as Task;
       return got.statusMessage?.endsWith('sources complete') === true ? got : undefined;
     });
-    const killed = bos.stack.pool.crashWhere(
-      (event) => (event as { taskId?: unknown } | null)?.taskId === task.taskId,
-    );
+    const { result: killed } = await withLogLines(async (lines) => {
+      const count = bos.stack.pool.crashWhere(
+        (event) => (event as { taskId?: unknown } | null)?.taskId === task.taskId,
+      );
+      // The Invoke API reports the lost asynchronous invocation, as Lambda's metrics would.
+      assert.ok(await logged(lines, 'asynchronous invocation failed'));
+      return count;
+    });
     assert.equal(killed, 1);
     const killedAt = Date.now();
     const right = (await rpc('tasks/get', { taskId: task.taskId })).result as Task;
