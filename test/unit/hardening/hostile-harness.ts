@@ -6,6 +6,7 @@
 import type { APIGatewayProxyEvent, Context } from 'aws-lambda';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
+import { withLogLines } from '../../helpers/log-lines.js';
 import { lambdaContext, restEvent } from '../../helpers/rest-events.js';
 
 type StreamingHandler = (
@@ -21,6 +22,8 @@ export interface Answer {
   code: number | undefined;
   headers: Record<string, string>;
   body: string;
+  /** The entry's log and EMF lines for this request (taken, not printed). */
+  logLines: string[];
 }
 
 export const ENDPOINT_PATH = '/mcp/apps/bos/platform';
@@ -63,12 +66,19 @@ function codeOf(body: string): number | undefined {
 export async function invoke(event: APIGatewayProxyEvent): Promise<Answer> {
   if (handler === undefined) throw new Error('loadEntry() first');
   const stream = new FakeResponseStream();
-  await handler(event, stream, lambdaContext());
+  const entry = handler;
+  const { lines: logLines } = await withLogLines(() => entry(event, stream, lambdaContext()));
   try {
     const { prelude, body } = parseStreamedResponse(stream.bytes());
-    return { status: prelude.statusCode, code: codeOf(body), headers: prelude.headers ?? {}, body };
+    return { status: prelude.statusCode, code: codeOf(body), headers: prelude.headers ?? {}, body, logLines };
   } catch {
-    return { status: 502, code: undefined, headers: {}, body: '{"message":"Internal server error"}' };
+    return {
+      status: 502,
+      code: undefined,
+      headers: {},
+      body: '{"message":"Internal server error"}',
+      logLines,
+    };
   }
 }
 

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
 import type { APIGatewayProxyEvent } from 'aws-lambda';
+import { linesAt } from '../../helpers/log-lines.js';
 import { restEvent } from '../../helpers/rest-events.js';
 import {
   ENDPOINT_PATH,
@@ -421,6 +422,8 @@ describe('hostile input through the Lambda entry', { timeout: 120_000 }, () => {
         `${row.name}\t${String(answer.status).padEnd(6)}  ${answer.code ?? (answer.status < 300 ? 'result' : '-')}`,
       );
       assert.doesNotMatch(answer.body.slice(0, 100_000), RUNTIME_TEXT);
+      // Bad input is the client's problem: it never reads as a server error in the log.
+      assert.deepEqual(linesAt(answer.logLines, 'ERROR'), []);
       assert.equal(answer.status, row.status, answer.body.slice(0, 300));
       if (row.code === null) assert.equal(answer.code, undefined, answer.body.slice(0, 300));
       else assert.equal(answer.code, row.code, answer.body.slice(0, 300));
@@ -495,6 +498,7 @@ describe('hostile input through the Lambda entry', { timeout: 120_000 }, () => {
           const answer = await invoke(event);
           assert.ok(answer.status < 500, `${answer.status} ${answer.body.slice(0, 200)}`);
           assert.doesNotMatch(answer.body, RUNTIME_TEXT);
+          assert.deepEqual(linesAt(answer.logLines, 'ERROR'), []);
         },
       ),
       { numRuns: 300, seed: 20261203 },
