@@ -160,7 +160,7 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
     const ref = taskWorkerRef(event);
     if (ref === undefined) {
       logger.warn('task worker event not understood; ignored');
-      return answer(new Response(null, { status: 400 }));
+      return toStreamingResult(new Response(null, { status: 400 }));
     }
     const { context: invocation } = createInvocation(context);
     logger.info('task worker invocation', { task: taskTag(ref.taskId) });
