@@ -94,7 +94,7 @@ describe('platform API authorization challenge', () => {
       error: { code: number; data: { resource_metadata: string } };
     };
     assert.equal(parsed.jsonrpc, '2.0');
-    assert.equal(parsed.error.code, -32001);
+    assert.equal(parsed.error.code, -32011);
     assert.match(
       parsed.error.data.resource_metadata,
       /\/dev\/\.well-known\/oauth-protected-resource\/mcp\/apps\/bos\/platform$/,

@@ -46,6 +46,14 @@ function serverWithTasks(): McpServer {
     tasks: { store: new InMemoryTaskStore(), pollIntervalMs: 10 },
   });
   server.registerStreamingTool(
+    { name: 'slow', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
+    async (_args, ctx: StreamingToolContext) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      ctx.progress(1, 1, 'done');
+      return { content: [{ type: 'text', text: 'late' }] };
+    },
+  );
+  server.registerStreamingTool(
     { name: 'read', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
     async (_args, ctx: StreamingToolContext) => {
       for (let done = 1; done <= 2; done += 1) {
@@ -165,6 +173,21 @@ describe('npm run client -- --task', () => {
     const task = await cli(server, ['--task', 'call', 'missing', '{}']);
     assert.equal(plain.code, 2);
     assert.equal(task.code, 2);
+    await server.settled();
+  });
+
+  it('answers tasks/result with -32010, not a timeout, when the task outlives the invocation', async () => {
+    const server = serverWithTasks();
+    // Each request gets an invocation deadline 800 ms ahead, as a Lambda invocation would.
+    const client = new McpHttpClient({
+      url: 'http://localhost/mcp',
+      fetch: (input, init) => server.handle(new Request(input, init), { deadline: Date.now() + 800 }),
+    });
+    const created = await client.request('tools/call', { name: 'slow', arguments: {}, task: {} });
+    const taskId = (created.task as { taskId: string }).taskId;
+    const outcome = await client.requestOutcome('tasks/result', { taskId });
+    assert.equal(outcome.confirmed && outcome.error?.code, -32010);
+    assert.equal(outcome.confirmed && outcome.error?.message, 'Task still running: call tasks/result again');
     await server.settled();
   });
 });
