@@ -119,6 +119,8 @@ export interface LocalStack {
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
   dynamoDbEndpoint?: string;
+  /** Where the local providers listen (`providers: true`), by name, e.g. `SCIM 2.0 server` → its base URL. */
+  providerEndpoints?: Record<string, string>;
   /** The supervised DynamoDB Local itself, when the stack started it (its `pid`, for outage tests). */
   dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
@@ -204,12 +206,19 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
     let directory: DirectoryDocument | undefined = options.directory;
+    let providerEndpoints: Record<string, string> | undefined;
     if (options.providers === true && options.directory !== undefined)
       throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
       const running = await startDemoProviders();
       cleanups.push(() => running.close());
       Object.assign(environment, running.environment);
+      const { scim, ldap, entra } = running.providers;
+      providerEndpoints = {
+        ...(scim && { 'SCIM 2.0 server': scim.baseUrl }),
+        ...(ldap && { 'LDAP (slapd)': `${ldap.url}  base ${ldap.baseDn}` }),
+        ...(entra && { 'Graph replay': entra.graphUrl, 'Entra token URL': entra.tokenUrl }),
+      };
       directory = parseDirectoryDocument(
         JSON.parse(JSON.stringify(demoDirectoryWithProviders(running.providers))),
       );
@@ -275,6 +284,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
       ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
+      ...(providerEndpoints === undefined ? {} : { providerEndpoints }),
       ...(devTokens === undefined ? {} : { devTokens }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },
