@@ -7,8 +7,9 @@
  */
 export { loadConfig } from './config/index.js';
 export type { AuthConfig, PlatformConfig, StoreConfig, TaskWorkerConfig } from './config/index.js';
-export { ConfigError, errorFields, RestEventError } from './config/index.js';
-export type { RestEventErrorCode } from './config/index.js';
+export { ConfigError, errorFields } from './config/index.js';
+export { RestEventError } from './edge/index.js';
+export type { RestEventErrorCode } from './edge/index.js';
 export {
   internalErrorResponse,
   jsonRpcErrorResponse,
@@ -58,6 +59,6 @@ export { CallRecord, sessionDigest } from './telemetry/index.js';
 export type { CallCompleteness, SourceTally } from './telemetry/index.js';
 export { DEFAULT_NAMESPACE, DIMENSION, METRIC, publishCallMetrics } from './telemetry/index.js';
 export { InvocationTelemetry } from './telemetry/index.js';
-export type { InvocationTelemetryOptions, OperationFigures, SourceFigures } from './telemetry/index.js';
+export type { InvocationTelemetryOptions } from './telemetry/index.js';
 export { createPowertoolsLogger, DEFAULT_SERVICE_NAME, loggerPort } from './telemetry/index.js';
 export type { PowertoolsLoggerOptions } from './telemetry/index.js';

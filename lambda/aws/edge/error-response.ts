@@ -3,7 +3,7 @@
  * JSON-RPC error with a fixed, safe message: no exception text, stack or configuration detail.
  */
 import { eventFrame } from '../../mcp/index.js';
-import type { RestEventError } from '../config/errors.js';
+import type { RestEventError } from './errors.js';
 
 /** JSON-RPC 2.0 codes used here (JSON-RPC 2.0 §5.1). */
 export const JSON_RPC_PARSE_ERROR = -32700;

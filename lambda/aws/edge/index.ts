@@ -4,6 +4,8 @@
  * receives are told apart (`event-kind.ts`), and the function invokes itself for task rounds
  * (`lambda-task-launcher.ts`, `task-worker-event.ts`). Adapters only: no protocol behaviour of their own.
  */
+export { RestEventError } from './errors.js';
+export type { RestEventErrorCode } from './errors.js';
 export {
   internalErrorResponse,
   jsonRpcErrorResponse,

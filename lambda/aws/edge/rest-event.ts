@@ -4,7 +4,7 @@
  * `RestEventError`.
  */
 import type { APIGatewayProxyEvent } from 'aws-lambda';
-import { RestEventError } from '../config/errors.js';
+import { RestEventError } from './errors.js';
 import { headerMap, queryMap } from './rest-headers.js';
 import { matchResource, normaliseTrailingSlash, stripStage } from './rest-path.js';
 

@@ -25,6 +25,8 @@ export interface SourceTally {
   readonly errors: string[];
 }
 
+const rank: Record<CallCompleteness, number> = { complete: 0, partial: 1, error: 2 };
+
 /** The first 16 hex digits of the id's SHA-256: enough to follow one session, useless to replay it. */
 export function sessionDigest(sessionId: string): string {
   return createHash('sha256').update(sessionId).digest('hex').slice(0, 16);
@@ -55,6 +57,12 @@ export class CallRecord {
   noteSession(sessionId: string | null | undefined): void {
     if (sessionId !== null && sessionId !== undefined && sessionId !== '' && this.session === undefined)
       this.session = sessionDigest(sessionId);
+  }
+
+  /** Keeps the worse of the outcome so far and `outcome`: a call that ran several operations (a batch) keeps its worst. */
+  worsen(outcome: CallCompleteness): void {
+    if (this.completeness === undefined || rank[outcome] > rank[this.completeness])
+      this.completeness = outcome;
   }
 
   /** The tally of a source, created on first use. */

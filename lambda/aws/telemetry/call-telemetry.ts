@@ -6,8 +6,8 @@
  * environment.
  *
  * The ports the app reports through (the runtime's `callTelemetry` and tool lifecycle hook, the BOS
- * operation report, the provider kernel's rate-limit waits) are made once per execution environment, at
- * composition. Each finds the invocation it belongs to through `AsyncLocalStorage`: everything a call
+ * operation report through {@link InvocationTelemetry.call}, the provider kernel's rate-limit waits) are made
+ * once per execution environment, at composition. Each finds the invocation it belongs to through `AsyncLocalStorage`: everything a call
  * starts, down to a provider's retry timer, runs in the async context of the invocation that started it.
  * Calls served side by side in one process (tests, the demo server) therefore never mix their figures.
  */
@@ -17,24 +17,9 @@ import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
 import type { CallAttributes, CallTelemetry, ToolTelemetryEvent } from '../../mcp/index.js';
 import { CallRecord } from './call-record.js';
-import type { CallCompleteness } from './call-record.js';
+import type { SourceTally } from './call-record.js';
 import { DEFAULT_NAMESPACE, DIMENSION, publishCallMetrics, UNKNOWN } from './call-metrics.js';
 import { DEFAULT_SERVICE_NAME } from './powertools-logger.js';
-
-/** One source's figures in an operation report (the BOS tools' `OperationReport`, by shape). */
-export interface SourceFigures {
-  readonly sourceId: string;
-  readonly firstPageMs?: number;
-  readonly pages: number;
-  readonly records: number;
-  readonly error?: string;
-}
-
-/** A federated operation's report (the BOS tools' `OperationTelemetry` port, by shape). */
-export interface OperationFigures {
-  readonly completeness: CallCompleteness;
-  readonly sources: readonly SourceFigures[];
-}
 
 /** Options of {@link InvocationTelemetry}. */
 export interface InvocationTelemetryOptions {
@@ -45,13 +30,6 @@ export interface InvocationTelemetryOptions {
   /** @default Date.now */
   now?: () => number;
 }
-
-/** The code of a source that ran out of time (the operation deadline or its own timeout). */
-const TIMEOUT_CODE = 'source_timeout';
-
-const rank: Record<CallCompleteness, number> = { complete: 0, partial: 1, error: 2 };
-const worse = (a: CallCompleteness | undefined, b: CallCompleteness): CallCompleteness =>
-  a !== undefined && rank[a] > rank[b] ? a : b;
 
 /** Telemetry of one execution environment's invocations. */
 export class InvocationTelemetry {
@@ -90,26 +68,19 @@ export class InvocationTelemetry {
     else record.completeness = 'error';
   };
 
-  /** The BOS tools' `OperationTelemetry` port. */
-  readonly operations = {
-    operationFinished: (report: OperationFigures): void => {
-      const record = this.#scope.getStore();
-      if (record === undefined) return;
-      // A call that ran more than one operation (a batch) keeps its worst outcome.
-      record.completeness = worse(record.completeness, report.completeness);
-      for (const figures of report.sources) {
-        const tally = record.source(figures.sourceId || UNKNOWN, this.#kind(figures.sourceId));
-        if (figures.firstPageMs !== undefined)
-          tally.firstPageMs = Math.min(tally.firstPageMs ?? Infinity, figures.firstPageMs);
-        tally.pages += figures.pages;
-        tally.records += figures.records;
-        if (figures.error !== undefined) {
-          tally.errors.push(figures.error);
-          if (figures.error === TIMEOUT_CODE) tally.deadlineHits += 1;
-        }
-      }
-    },
-  };
+  /**
+   * The record of the call being served, for reporters composed outside this room (the BOS tools' operation
+   * report is recorded by `lambda/handlers/operation-telemetry.ts`, since this room may not import
+   * `lambda/bos`); `undefined` outside an invocation.
+   */
+  get call(): CallRecord | undefined {
+    return this.#scope.getStore();
+  }
+
+  /** The running call's tally of a source, its kind named by {@link setSourceKinds}; `undefined` outside an invocation. */
+  sourceTally(sourceId: string): SourceTally | undefined {
+    return this.#scope.getStore()?.source(sourceId || UNKNOWN, this.#kindOf(sourceId) ?? UNKNOWN);
+  }
 
   /** Names each source's adapter kind (`source.type`), from the composition's source definitions. */
   setSourceKinds(kindOf: (sourceId: string) => string | undefined): void {
@@ -118,9 +89,9 @@ export class InvocationTelemetry {
 
   /** The provider kernel waited `waitMs` on a `429` of this source. */
   rateLimitWait(sourceId: string, waitMs: number): void {
-    const record = this.#scope.getStore();
-    if (record !== undefined && Number.isFinite(waitMs) && waitMs >= 0)
-      record.source(sourceId || UNKNOWN, this.#kind(sourceId)).rateLimitWaitMs += waitMs;
+    if (!Number.isFinite(waitMs) || waitMs < 0) return;
+    const tally = this.sourceTally(sourceId);
+    if (tally !== undefined) tally.rateLimitWaitMs += waitMs;
   }
 
   /** The entry's answer: its status, and the session it belongs to (request header, else the answer's). */
@@ -145,10 +116,6 @@ export class InvocationTelemetry {
     } finally {
       this.#publish(record);
     }
-  }
-
-  #kind(sourceId: string): string {
-    return this.#kindOf(sourceId) ?? UNKNOWN;
   }
 
   /**

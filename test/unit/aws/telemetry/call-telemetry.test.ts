@@ -9,6 +9,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import { createPowertoolsLogger, InvocationTelemetry } from '../../../../lambda/aws/index.js';
+import { operationTelemetry } from '../../../../lambda/handlers/operation-telemetry.js';
 import { emfBlobs, emfMetrics, emfProblems } from '../../../helpers/emf.js';
 import { lambdaContext } from '../../../helpers/rest-events.js';
 
@@ -47,11 +48,23 @@ describe('InvocationTelemetry', () => {
       t.calls.annotate({ method: 'tools/call', toolName: 'search_people', protocolVersion: '2026-07-28' });
       t.rateLimitWait('scim-a', 1200);
       t.rateLimitWait('scim-a', 300);
-      t.operations.operationFinished({
+      operationTelemetry(t).operationFinished({
         completeness: 'partial',
         sources: [
-          { sourceId: 'scim-a', firstPageMs: 40, pages: 2, records: 150 },
-          { sourceId: 'slow', pages: 0, records: 0, error: 'source_timeout' },
+          {
+            sourceId: 'scim-a',
+            source: { source_type: 'scim', source_identity: 'scim-a' },
+            firstPageMs: 40,
+            pages: 2,
+            records: 150,
+          },
+          {
+            sourceId: 'slow',
+            source: { source_type: 'fixture', source_identity: 'slow' },
+            pages: 0,
+            records: 0,
+            error: 'source_timeout',
+          },
         ],
       });
       t.tools({
