@@ -11,10 +11,10 @@ import { log } from '../../../local/log.js';
 function captured(stream: NodeJS.WriteStream, act: () => void): Array<Record<string, unknown>> {
   const chunks: string[] = [];
   const write = stream.write.bind(stream);
-  stream.write = ((chunk: string | Uint8Array) => {
+  stream.write = (chunk: string | Uint8Array) => {
     chunks.push(String(chunk));
     return true;
-  }) as typeof stream.write;
+  };
   try {
     act();
   } finally {
