@@ -1,8 +1,18 @@
 /** The `ldap` adapter kind: paged LDAP search through the provider kernel (docs/sources.md). */
+export {
+  AD_CAPABILITY_OID,
+  guidString,
+  isActiveDirectoryRootDse,
+  lifecycleOfUserAccountControl,
+} from './active-directory.js';
 export { isUnderBase, normalDn } from './dn.js';
-export { isoOfGeneralizedTime, ldapEntryMapper } from './entry-record.js';
+export { ldapEntryMapper } from './entry-record.js';
 export { ldapFailure } from './errors.js';
 export { generalizedTime, ldapFilterFor } from './filters.js';
+export { isoOfGeneralizedTime } from './generalized-time.js';
 export { createLdapSource, createLdapSourceFactory } from './ldap-source.js';
-export { DEFAULT_ATTRIBUTES, LDAP_ADAPTER, ldapOptionsFromSpec } from './options.js';
-export type { LdapAttributeMap, LdapSourceOptions } from './options.js';
+export { attributeMapFor, DEFAULT_ATTRIBUTES, LDAP_ADAPTER, ldapOptionsFromSpec } from './options.js';
+export type { LdapSourceOptions } from './options.js';
+export { pagedSearch } from './paged-search.js';
+export { LDAP_PROFILE_NAMES, LDAP_PROFILES } from './profiles.js';
+export type { LdapAttributeMap, LdapProfile, LdapProfileName, LdapProfileOption } from './profiles.js';

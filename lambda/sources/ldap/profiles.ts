@@ -1,0 +1,106 @@
+/**
+ * The directory profiles an `ldap` source reads with, in one table: which attributes feed a record,
+ * which entries are people, what a search matches, how changes are detected, which attributes are
+ * binary, and which controls every search carries. `standard` is an RFC 4519 directory (OpenLDAP's
+ * `inetOrgPerson`); `active-directory` is a Windows or Samba domain controller.
+ */
+import { AndFilter, EqualityFilter } from 'ldapts';
+import type { Control, Filter } from 'ldapts';
+import { DomainScopeControl, guidString, lifecycleOfUserAccountControl } from './active-directory.js';
+
+/** Which entry attribute feeds each record field. */
+export interface LdapAttributeMap {
+  readonly external_id: string;
+  readonly display_name: string;
+  readonly email: string;
+  readonly phone: string;
+  /** Copied into `attributes` under their own (lower-cased) names when present. */
+  readonly extra: readonly string[];
+}
+
+/** The profile names an operator may write (`auto` reads the rootDSE once to choose). */
+export const LDAP_PROFILE_NAMES = ['standard', 'active-directory', 'auto'] as const;
+export type LdapProfileOption = (typeof LDAP_PROFILE_NAMES)[number];
+export type LdapProfileName = Exclude<LdapProfileOption, 'auto'>;
+
+/** How one kind of directory is read. */
+export interface LdapProfile {
+  readonly attributes: LdapAttributeMap;
+  /** The object class a definition may override, and the filter that selects people with it. */
+  readonly objectClass: string;
+  readonly people: (objectClass: string) => Filter;
+  /** Attributes a `search_people` text is matched against (substring, any of them). */
+  readonly searchAttributes: (map: LdapAttributeMap) => readonly string[];
+  /** Generalized-time attribute for `observed_at` and `updated_since`. */
+  readonly changed: string;
+  /** Attribute for the record's `version`. */
+  readonly version: string;
+  /** Attributes read as bytes (schema spelling), with their text form (undefined = malformed). */
+  readonly binary: Readonly<Record<string, (bytes: Uint8Array) => string | undefined>>;
+  /** A second phone attribute used when the mapped one is absent. */
+  readonly phoneFallback?: string;
+  /** The attribute the lifecycle comes from, and how. */
+  readonly lifecycle?: {
+    readonly attribute: string;
+    readonly of: (value: string | undefined) => string | null;
+  };
+  readonly controls: () => Control[];
+}
+
+const eq = (attribute: string, value: string) => new EqualityFilter({ attribute, value });
+
+export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
+  standard: {
+    attributes: {
+      external_id: 'entryUUID',
+      display_name: 'cn',
+      email: 'mail',
+      phone: 'telephoneNumber',
+      extra: ['uid', 'title', 'ou', 'employeeNumber'],
+    },
+    objectClass: 'inetOrgPerson',
+    people: (objectClass) => eq('objectClass', objectClass),
+    searchAttributes: (map) => [map.display_name, map.email],
+    changed: 'modifyTimestamp',
+    version: 'entryCSN',
+    binary: {},
+    controls: () => [],
+  },
+  'active-directory': {
+    attributes: {
+      external_id: 'objectGUID',
+      display_name: 'displayName',
+      email: 'mail',
+      phone: 'telephoneNumber',
+      extra: ['userPrincipalName', 'sAMAccountName', 'mobile', 'title', 'department'],
+    },
+    // objectClass=user alone also selects computer accounts (computer is a subclass of user).
+    objectClass: 'user',
+    people: (objectClass) =>
+      new AndFilter({ filters: [eq('objectCategory', 'person'), eq('objectClass', objectClass)] }),
+    searchAttributes: (map) => [map.display_name, map.email, 'userPrincipalName', 'sAMAccountName'],
+    changed: 'whenChanged',
+    version: 'uSNChanged',
+    binary: { objectGUID: guidString },
+    phoneFallback: 'mobile',
+    lifecycle: { attribute: 'userAccountControl', of: lifecycleOfUserAccountControl },
+    controls: () => [new DomainScopeControl()],
+  },
+};
+
+/** The attributes a search under `profile` asks for. */
+export function requestedAttributes(profile: LdapProfile, map: LdapAttributeMap): string[] {
+  return [
+    ...new Set([
+      map.external_id,
+      map.display_name,
+      map.email,
+      map.phone,
+      ...map.extra,
+      profile.changed,
+      profile.version,
+      ...(profile.phoneFallback === undefined ? [] : [profile.phoneFallback]),
+      ...(profile.lifecycle === undefined ? [] : [profile.lifecycle.attribute]),
+    ]),
+  ];
+}
