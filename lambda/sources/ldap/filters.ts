@@ -9,11 +9,6 @@ import type { SourceQuery } from '../../federation/index.js';
 import { LDAP_PROFILES } from './profiles.js';
 import type { LdapAttributeMap, LdapProfile } from './profiles.js';
 
-/** `20261008120000Z` (RFC 4517 GeneralizedTime) of an ISO instant. */
-export function generalizedTime(iso: string): string {
-  return `${new Date(iso).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
-}
-
 /** The search filter of `query` for the people of `objectClass` under the directory's profile. */
 export function ldapFilterFor(
   query: SourceQuery,
@@ -35,7 +30,7 @@ export function ldapFilterFor(
       if (query.updated_since === undefined || Number.isNaN(Date.parse(query.updated_since))) return base;
       const since = new GreaterThanEqualsFilter({
         attribute: profile.changed,
-        value: generalizedTime(query.updated_since),
+        value: profile.changedSince(query.updated_since),
       });
       return new AndFilter({ filters: [base, since] });
     }

@@ -2,7 +2,8 @@
  * RFC 4517 §3.3.15 GeneralizedTime → ISO 8601 (UTC, second precision). Covers what directories send:
  * OpenLDAP's `20261008120000Z`, Active Directory's `20261206152118.0Z`, fractions with `.` or `,`,
  * a `+hhmm`/`-hhmm` differential instead of `Z`, and the minute- or hour-only forms. Anything else
- * (including an impossible date) is undefined, so the caller falls back rather than guesses.
+ * (including an impossible date) is undefined, so the caller falls back rather than guesses. And back:
+ * an ISO instant as the value of a `>=` assertion.
  */
 
 const SHAPE = /^(\d{4})(\d{2})(\d{2})(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,]\d+)?(Z|[+-]\d{2}(?:\d{2})?)$/;
@@ -30,4 +31,10 @@ export function isoOfGeneralizedTime(value: string | undefined): string | undefi
       ? 0
       : (zone.startsWith('-') ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(3, 5) || 0));
   return `${new Date(local.getTime() - offsetMinutes * 60_000).toISOString().slice(0, 19)}Z`;
+}
+
+/** `20261008120000Z` (or, with `fraction`, `20261008120000.0Z`) of an ISO instant. */
+export function generalizedTime(iso: string, fraction = false): string {
+  const digits = new Date(iso).toISOString().replace(/[-:T]/g, '').slice(0, 14);
+  return fraction ? `${digits}.0Z` : `${digits}Z`;
 }

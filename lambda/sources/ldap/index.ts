@@ -8,8 +8,8 @@ export {
 export { isUnderBase, normalDn } from './dn.js';
 export { ldapEntryMapper } from './entry-record.js';
 export { ldapFailure } from './errors.js';
-export { generalizedTime, ldapFilterFor } from './filters.js';
-export { isoOfGeneralizedTime } from './generalized-time.js';
+export { ldapFilterFor } from './filters.js';
+export { generalizedTime, isoOfGeneralizedTime } from './generalized-time.js';
 export { createLdapSource, createLdapSourceFactory } from './ldap-source.js';
 export { attributeMapFor, DEFAULT_ATTRIBUTES, LDAP_ADAPTER, ldapOptionsFromSpec } from './options.js';
 export type { LdapSourceOptions } from './options.js';

@@ -36,7 +36,7 @@ import { attributeMapFor, ldapOptionsFromSpec } from './options.js';
 import type { LdapSourceOptions } from './options.js';
 import { pagedSearch } from './paged-search.js';
 import { LDAP_PROFILES, requestedAttributes } from './profiles.js';
-import type { LdapProfileName } from './profiles.js';
+import type { LdapAttributeMap, LdapProfile, LdapProfileName } from './profiles.js';
 
 type Pages = AsyncIterator<SearchResult>;
 
@@ -56,6 +56,16 @@ function tlsOptionsFor(options: LdapSourceOptions): ConnectionOptions {
     ...(isIP(host) === 0 ? { servername: host } : {}),
     ...(options.tlsCa === undefined ? {} : { ca: options.tlsCa }),
   };
+}
+
+/**
+ * The binary attributes to read as bytes. ldapts matches these names case-sensitively, so the schema's
+ * spelling goes with the definition's (an `external_id` written `objectguid`).
+ */
+function binaryNames(profile: LdapProfile, map: LdapAttributeMap): string[] {
+  const names = Object.keys(profile.binary);
+  const own = names.some((name) => name.toLowerCase() === map.external_id.toLowerCase());
+  return own ? [...names, map.external_id] : names;
 }
 
 /** Whether the rootDSE names a domain controller (an unreadable rootDSE reads as a standard directory). */
@@ -138,22 +148,21 @@ export function createLdapSource(
       const pages = pagedSearch({
         pageSize: () => pageSize,
         lowered: (size) => (pageSize = size),
-        search: (size) =>
-          client
-            .searchPaginated(
-              options.baseDn,
-              {
-                scope: 'sub',
-                filter: ldapFilterFor(query, options.objectClass ?? profile.objectClass, map, profile),
-                attributes: requestedAttributes(profile, map),
-                // ldapts matches these names case-sensitively: the schema's spelling and the definition's.
-                explicitBufferAttributes: [...Object.keys(profile.binary), map.external_id],
-                paged: { pageSize: size },
-                timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
-              },
-              profile.controls(),
-            )
-            [Symbol.asyncIterator](),
+        search: (size) => {
+          const search = client.searchPaginated(
+            options.baseDn,
+            {
+              scope: 'sub',
+              filter: ldapFilterFor(query, options.objectClass ?? profile.objectClass, map, profile),
+              attributes: requestedAttributes(profile, map),
+              explicitBufferAttributes: binaryNames(profile, map),
+              paged: { pageSize: size },
+              timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
+            },
+            profile.controls(),
+          );
+          return search[Symbol.asyncIterator]();
+        },
       });
       yield* providerPages<Pages>({
         source,

@@ -135,17 +135,17 @@ function attributeMap(value: unknown, problems: string[]): Partial<LdapAttribute
     return {};
   }
   const v = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
+  const out: { -readonly [K in keyof LdapAttributeMap]?: LdapAttributeMap[K] } = {};
   for (const [key, given] of Object.entries(v)) {
     if (key === 'extra') {
       if (!Array.isArray(given) || !given.every((a) => typeof a === 'string' && ATTRIBUTE.test(a)))
         problems.push('options.attributes.extra must be a list of attribute names');
-      else out[key] = given;
+      else out.extra = given as string[];
     } else if (key in DEFAULT_ATTRIBUTES) {
       if (typeof given !== 'string' || !ATTRIBUTE.test(given))
         problems.push(`options.attributes.${key} must be an attribute name`);
-      else out[key] = given;
+      else out[key as Exclude<keyof LdapAttributeMap, 'extra'>] = given;
     } else problems.push(`options.attributes.${key} is not a mapped field`);
   }
-  return out as Partial<LdapAttributeMap>;
+  return out;
 }

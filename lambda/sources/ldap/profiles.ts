@@ -6,6 +6,7 @@
  */
 import { AndFilter, EqualityFilter } from 'ldapts';
 import type { Control, Filter } from 'ldapts';
+import { generalizedTime } from './generalized-time.js';
 import { DomainScopeControl, guidString, lifecycleOfUserAccountControl } from './active-directory.js';
 
 /** Which entry attribute feeds each record field. */
@@ -33,6 +34,8 @@ export interface LdapProfile {
   readonly searchAttributes: (map: LdapAttributeMap) => readonly string[];
   /** Generalized-time attribute for `observed_at` and `updated_since`. */
   readonly changed: string;
+  /** The `changed >= value` assertion value of an ISO instant. */
+  readonly changedSince: (iso: string) => string;
   /** Attribute for the record's `version`. */
   readonly version: string;
   /** Attributes read as bytes (schema spelling), with their text form (undefined = malformed). */
@@ -62,6 +65,7 @@ export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
     people: (objectClass) => eq('objectClass', objectClass),
     searchAttributes: (map) => [map.display_name, map.email],
     changed: 'modifyTimestamp',
+    changedSince: (iso) => generalizedTime(iso),
     version: 'entryCSN',
     binary: {},
     controls: () => [],
@@ -80,6 +84,8 @@ export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
       new AndFilter({ filters: [eq('objectCategory', 'person'), eq('objectClass', objectClass)] }),
     searchAttributes: (map) => [map.display_name, map.email, 'userPrincipalName', 'sAMAccountName'],
     changed: 'whenChanged',
+    // AD's own form, with a fraction: Samba compares `…SSZ` wrongly (it matched every entry), `…SS.0Z` right.
+    changedSince: (iso) => generalizedTime(iso, true),
     version: 'uSNChanged',
     binary: { objectGUID: guidString },
     phoneFallback: 'mobile',
