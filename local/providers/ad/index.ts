@@ -1,6 +1,7 @@
 /** The local Active Directory (Samba AD DC), cached between runs and never run twice at once. */
-export { lockSamba, SAMBA_LOCK_PATH } from './lock.js';
+export { lockSamba, SAMBA_LOCK_PATH, waitForSambaLock } from './lock.js';
 export type { SambaLock } from './lock.js';
+export { startAdDemo } from './demo.js';
 export { adPopulation, AD_HOST_NAME, sambaCacheDir, sambaMissing, startSambaAd } from './samba.js';
 export type { LocalSambaAd } from './samba.js';
 export {

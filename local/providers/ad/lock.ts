@@ -48,3 +48,13 @@ export function lockSamba(path = SAMBA_LOCK_PATH): SambaLock | string {
   }
   return `cannot take ${path}`;
 }
+
+/** Takes the lock, waiting up to `waitMs` for another run to release it; else why it could not. */
+export async function waitForSambaLock(waitMs: number, path = SAMBA_LOCK_PATH): Promise<SambaLock | string> {
+  const until = Date.now() + waitMs;
+  for (;;) {
+    const lock = lockSamba(path);
+    if (typeof lock !== 'string' || Date.now() >= until) return lock;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}

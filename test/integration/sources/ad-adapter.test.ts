@@ -12,12 +12,18 @@ import { runFederation } from '../../../lambda/federation/index.js';
 import type { FederationResult, SourceQuery } from '../../../lambda/federation/index.js';
 import type { ProviderLogEntry, SourceSpec } from '../../../lambda/sources/index.js';
 import { createLdapSource, ldapOptionsFromSpec } from '../../../lambda/sources/ldap/index.js';
-import { accountNames, lockSamba, sambaMissing, startSambaAd } from '../../../local/providers/ad/index.js';
+import {
+  accountNames,
+  sambaMissing,
+  startSambaAd,
+  waitForSambaLock,
+} from '../../../local/providers/ad/index.js';
 import type { LocalSambaAd } from '../../../local/providers/ad/index.js';
 import type { ProviderPerson } from '../../../local/providers/population.js';
 import { adapterContract } from './adapter-contract.js';
 
-const lock = sambaMissing() ?? lockSamba();
+// Samba's ports are fixed: wait a while for another run (an `npm start`, a benchmark) to finish with it.
+const lock = sambaMissing() ?? (await waitForSambaLock(90_000));
 const skipReason = typeof lock === 'string' ? lock : undefined;
 let ad: LocalSambaAd | undefined;
 const running = (): LocalSambaAd => {
