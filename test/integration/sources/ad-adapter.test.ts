@@ -21,6 +21,7 @@ import {
 import type { LocalSambaAd } from '../../../local/providers/ad/index.js';
 import type { ProviderPerson } from '../../../local/providers/population.js';
 import { adapterContract } from './adapter-contract.js';
+import { relaySwitches } from './ldap-relay-switches.js';
 
 // Samba's ports are fixed: wait a while for another run (an `npm start`, a benchmark) to finish with it.
 const lock = sambaMissing() ?? (await waitForSambaLock(90_000));
@@ -67,6 +68,8 @@ function adMatches(person: ProviderPerson, text: string): boolean {
   return [person.displayName, person.email, upn, sam].some((v) => v.toLowerCase().includes(needle));
 }
 
+const switches = relaySwitches(() => running().relay);
+
 adapterContract('ldap (Active Directory profile, Samba AD DC)', {
   skipReason: () => skipReason,
   start,
@@ -82,25 +85,10 @@ adapterContract('ldap (Active Directory profile, Samba AD DC)', {
     ),
   people: () => running().people,
   providerPageSize: 100,
-  holdLaterPages() {
-    const { relay } = running();
-    // Forwarded: the bind and the first page's search request; held: the next page's request.
-    relay.behaviour.holdRequestsAfter = 2;
-    return { release: () => relay.release(), heldSince: () => relay.held() > 0 };
-  },
-  slow(fromPage) {
-    running().relay.behaviour.holdRequestsAfter = fromPage;
-  },
+  ...switches,
   throttleSkipReason: 'Samba has no switch that makes its LDAP server answer 51 busy',
   foreignRecordsSkipReason: 'Samba has no suffix alias that returns entries named outside the searched base',
-  down: () => running().relay.setDown(true),
-  async reset() {
-    const { relay } = running();
-    relay.release();
-    relay.behaviour.delayMs = 0;
-    await relay.setDown(false);
-  },
-  abortsSeen: () => running().relay.clientAborts(),
+  reset: () => switches.resetRelay(),
   secrets: () => [
     running().bindPassword,
     running().adminPassword,
