@@ -11,7 +11,8 @@ import type { ItemOutcome } from '../kernel/index.js';
 import { isUnderBase } from './dn.js';
 import { isoOfGeneralizedTime } from './generalized-time.js';
 import { LDAP_PROFILES } from './profiles.js';
-import type { LdapAttributeMap, LdapProfile } from './profiles.js';
+import type { LdapAttributeMap } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);

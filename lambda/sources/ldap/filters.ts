@@ -7,7 +7,8 @@ import { AndFilter, GreaterThanEqualsFilter, OrFilter, SubstringFilter } from 'l
 import type { Filter } from 'ldapts';
 import type { SourceQuery } from '../../federation/index.js';
 import { LDAP_PROFILES } from './profiles.js';
-import type { LdapAttributeMap, LdapProfile } from './profiles.js';
+import type { LdapAttributeMap } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
 /** The search filter of `query` for the people of `objectClass` under the directory's profile. */
 export function ldapFilterFor(

@@ -27,23 +27,19 @@ import {
   resolveCredential,
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import type { SourceSpec } from '../registry/types.js';
 import { isActiveDirectoryRootDse } from './active-directory.js';
 import { ldapEntryMapper } from './entry-record.js';
 import { ldapFailure } from './errors.js';
 import { ldapFilterFor } from './filters.js';
-import { attributeMapFor, ldapOptionsFromSpec } from './options.js';
+import { attributeMapFor } from './options.js';
 import type { LdapSourceOptions } from './options.js';
 import { pagedSearch } from './paged-search.js';
 import { LDAP_PROFILES, requestedAttributes } from './profiles.js';
-import type { LdapAttributeMap, LdapProfile, LdapProfileName } from './profiles.js';
+import type { LdapAttributeMap, LdapProfileName } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
 type Pages = AsyncIterator<SearchResult>;
-
-/** Builds LDAP adapters with this composition's kernel settings (loopback allowance, log). */
-export function createLdapSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) => createLdapSource(spec, ldapOptionsFromSpec(spec), settings);
-}
 
 /**
  * TLS 1.2+, verified against the configured CA (else the platform's), and against the configured server

@@ -8,13 +8,13 @@
  *                "bind_dn": "cn=reader,ou=system,dc=example,dc=com" } }
  * ```
  *
- * `profile` says what kind of directory it is (`profiles.ts`): `standard` (the default), `active-directory`,
+ * `profile` says what kind of directory it is (`attribute-maps.ts`, `profiles.ts`): `standard` (the default), `active-directory`,
  * or `auto` (the rootDSE decides). `attributes` overrides the profile's mapping field by field.
  */
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
-import { LDAP_PROFILE_NAMES, LDAP_PROFILES } from './profiles.js';
-import type { LdapAttributeMap, LdapProfileName, LdapProfileOption } from './profiles.js';
+import { LDAP_PROFILE_NAMES, PROFILE_ATTRIBUTES } from './attribute-maps.js';
+import type { LdapAttributeMap, LdapProfileName, LdapProfileOption } from './attribute-maps.js';
 
 /** The adapter kind this module builds. */
 export const LDAP_ADAPTER = 'ldap';
@@ -40,11 +40,11 @@ export interface LdapSourceOptions {
 }
 
 /** The `standard` profile's mapping. */
-export const DEFAULT_ATTRIBUTES: LdapAttributeMap = LDAP_PROFILES.standard.attributes;
+export const DEFAULT_ATTRIBUTES: LdapAttributeMap = PROFILE_ATTRIBUTES.standard;
 
 /** The mapping a source reads with under `profile`: the profile's, with the definition's overrides. */
 export function attributeMapFor(options: LdapSourceOptions, profile: LdapProfileName): LdapAttributeMap {
-  return { ...LDAP_PROFILES[profile].attributes, ...options.attributeOverrides };
+  return { ...PROFILE_ATTRIBUTES[profile], ...options.attributeOverrides };
 }
 
 const KEYS = [

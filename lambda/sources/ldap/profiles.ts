@@ -8,21 +8,8 @@ import { AndFilter, EqualityFilter } from 'ldapts';
 import type { Control, Filter } from 'ldapts';
 import { generalizedTime } from './generalized-time.js';
 import { DomainScopeControl, guidString, lifecycleOfUserAccountControl } from './active-directory.js';
-
-/** Which entry attribute feeds each record field. */
-export interface LdapAttributeMap {
-  readonly external_id: string;
-  readonly display_name: string;
-  readonly email: string;
-  readonly phone: string;
-  /** Copied into `attributes` under their own (lower-cased) names when present. */
-  readonly extra: readonly string[];
-}
-
-/** The profile names an operator may write (`auto` reads the rootDSE once to choose). */
-export const LDAP_PROFILE_NAMES = ['standard', 'active-directory', 'auto'] as const;
-export type LdapProfileOption = (typeof LDAP_PROFILE_NAMES)[number];
-export type LdapProfileName = Exclude<LdapProfileOption, 'auto'>;
+import { PROFILE_ATTRIBUTES } from './attribute-maps.js';
+import type { LdapAttributeMap, LdapProfileName } from './attribute-maps.js';
 
 /** How one kind of directory is read. */
 export interface LdapProfile {
@@ -54,13 +41,7 @@ const eq = (attribute: string, value: string) => new EqualityFilter({ attribute,
 
 export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
   standard: {
-    attributes: {
-      external_id: 'entryUUID',
-      display_name: 'cn',
-      email: 'mail',
-      phone: 'telephoneNumber',
-      extra: ['uid', 'title', 'ou', 'employeeNumber'],
-    },
+    attributes: PROFILE_ATTRIBUTES.standard,
     objectClass: 'inetOrgPerson',
     people: (objectClass) => eq('objectClass', objectClass),
     searchAttributes: (map) => [map.display_name, map.email],
@@ -71,13 +52,7 @@ export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
     controls: () => [],
   },
   'active-directory': {
-    attributes: {
-      external_id: 'objectGUID',
-      display_name: 'displayName',
-      email: 'mail',
-      phone: 'telephoneNumber',
-      extra: ['userPrincipalName', 'sAMAccountName', 'mobile', 'title', 'department'],
-    },
+    attributes: PROFILE_ATTRIBUTES['active-directory'],
     // objectClass=user alone also selects computer accounts (computer is a subclass of user).
     objectClass: 'user',
     people: (objectClass) =>
