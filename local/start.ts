@@ -92,7 +92,9 @@ try {
 try {
   const stack = await startStack({
     port,
-    ...(own === undefined ? { providers: true } : { directory: own.document, env: own.environment }),
+    ...(own === undefined
+      ? { providers: true, activeDirectory: true }
+      : { directory: own.document, env: own.environment }),
     ...frontOptions,
     ...(concurrency !== undefined && { concurrency }),
   });
