@@ -37,3 +37,13 @@ export const MCP_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'x-amzn-Remapped-WWW-Authenticate',
 ] as const;
+
+/**
+ * The operator console: a browser MCP client served beside the endpoint (docs/console.md). Its page is this
+ * path, its files one segment below it ({@link CONSOLE_ASSET_RESOURCE}); the page finds the MCP endpoint
+ * relative to its own URL, so a stage prefix or a custom domain changes nothing.
+ */
+export const CONSOLE_PATH = '/console';
+
+/** The REST resource of the console's files (`/console/app.js`, `/console/app.css`). */
+export const CONSOLE_ASSET_RESOURCE = `${CONSOLE_PATH}/{asset}`;

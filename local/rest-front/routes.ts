@@ -1,8 +1,10 @@
 /**
- * The API's resources, exactly as `lib/constructs/platform-api.ts` wires them: the MCP endpoint and the two
- * RFC 9728 metadata routes go to the function; anything else gets API Gateway's own 403.
+ * The API's resources, exactly as `lib/constructs/platform-api.ts` wires them: the MCP endpoint, the two
+ * RFC 9728 metadata routes and the console go to the function; anything else gets API Gateway's own 403.
  */
 import {
+  CONSOLE_ASSET_RESOURCE,
+  CONSOLE_PATH,
   MCP_METHODS,
   MCP_PATH,
   WELL_KNOWN_METADATA_PATH,
@@ -14,6 +16,8 @@ export interface RestRoute {
   /** Resource path template (`event.resource`, `requestContext.resourcePath`). */
   resource: string;
   methods: readonly string[];
+  /** Whether API Gateway answers an OPTIONS preflight here (CDK `addCorsPreflight`). @default true */
+  cors?: boolean;
 }
 
 /** The deployed resources (OPTIONS is API Gateway's CORS preflight mock, not the function). */
@@ -21,6 +25,9 @@ export const PLATFORM_ROUTES: readonly RestRoute[] = [
   { resource: MCP_PATH, methods: MCP_METHODS },
   { resource: WELL_KNOWN_METADATA_PATH, methods: ['GET'] },
   { resource: WELL_KNOWN_METADATA_ROOT, methods: ['GET'] },
+  // Same-origin pages and files: no preflight is deployed for them.
+  { resource: CONSOLE_PATH, methods: ['GET'], cors: false },
+  { resource: CONSOLE_ASSET_RESOURCE, methods: ['GET'], cors: false },
 ];
 
 /** Result of matching a request against the routes. */
@@ -34,9 +41,23 @@ export type RouteMatch =
  */
 export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  const route = routes.find((candidate) => candidate.resource === trimmed);
+  const route = routes.find((candidate) => fitsResource(candidate.resource, trimmed));
   if (route === undefined) return { kind: 'none' };
   if (route.methods.includes(method)) return { kind: 'function', route };
-  if (method === 'OPTIONS') return { kind: 'preflight', route };
+  if (method === 'OPTIONS' && route.cors !== false) return { kind: 'preflight', route };
   return { kind: 'none' };
+}
+
+/**
+ * Whether `path` is an instance of the resource template: literal segments match exactly, a `{name}` segment
+ * matches any one non-empty segment (API Gateway path parameters; no greedy `{name+}` resource is deployed).
+ */
+function fitsResource(resource: string, path: string): boolean {
+  const expected = resource.split('/');
+  const actual = path.split('/');
+  if (expected.length !== actual.length) return false;
+  return expected.every((segment, index) => {
+    const given = actual[index] ?? '';
+    return /^\{\w+\}$/.test(segment) ? given !== '' : segment === given;
+  });
 }

@@ -127,4 +127,13 @@ describe('matchRoute', () => {
     assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/MCP/apps/bos/platform').kind, 'none');
     assert.equal(matchRoute(PLATFORM_ROUTES, 'OPTIONS', '/mcp/apps/bos/platform').kind, 'preflight');
   });
+
+  it('sends the console page and each of its files (one path segment below it) to the function', () => {
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/app.js').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/a/b.js').kind, 'none');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'POST', '/console/app.js').kind, 'none');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'OPTIONS', '/console').kind, 'none');
+  });
 });
