@@ -16,6 +16,7 @@ const CONSOLE_FILES: Readonly<Record<string, { file: string; type: string }>> = 
   '': { file: 'index.html', type: 'text/html; charset=utf-8' },
   'app.js': { file: 'app.js', type: 'text/javascript; charset=utf-8' },
   'app.css': { file: 'app.css', type: 'text/css; charset=utf-8' },
+  'icon.svg': { file: 'icon.svg', type: 'image/svg+xml' },
 };
 
 /** Options of {@link createConsoleAssets}. */
@@ -60,7 +61,7 @@ export function consoleContentSecurityPolicy(authOrigin: string): string {
   ].join('; ');
 }
 
-/** The console's files, read from disk on first use and kept for the life of the environment. */
+/** The console's files (text, all of them), read from disk on first use and kept for the life of the environment. */
 export function createConsoleAssets(options: ConsoleAssetsOptions): ConsoleAssets {
   const root = options.root ?? fileURLToPath(new URL('./console/', import.meta.url));
   const headers = {
@@ -72,11 +73,11 @@ export function createConsoleAssets(options: ConsoleAssetsOptions): ConsoleAsset
     // The files change with every deployment; a browser revalidates instead of running stale code.
     'cache-control': 'no-cache',
   };
-  const cache = new Map<string, Promise<Uint8Array>>();
-  const read = (file: string): Promise<Uint8Array> => {
+  const cache = new Map<string, Promise<string>>();
+  const read = (file: string): Promise<string> => {
     let pending = cache.get(file);
     if (pending === undefined) {
-      pending = readFile(join(root, file));
+      pending = readFile(join(root, file), 'utf8');
       // A missing file is not remembered: a later request reads the disk again.
       pending.catch(() => cache.delete(file));
       cache.set(file, pending);
@@ -95,7 +96,7 @@ export function createConsoleAssets(options: ConsoleAssetsOptions): ConsoleAsset
       const name = path === CONSOLE_PATH ? '' : path.slice(CONSOLE_PATH.length + 1);
       const entry = Object.hasOwn(CONSOLE_FILES, name) ? CONSOLE_FILES[name] : undefined;
       if (entry === undefined) return plain(404, 'Not Found', headers);
-      let body: Uint8Array;
+      let body: string;
       try {
         body = await read(entry.file);
       } catch {
