@@ -91,11 +91,17 @@ describe('operator console in a real browser', { skip: skipReason ?? false }, ()
       viewport: { width: 1280, height: 900 },
     });
     context.on('page', (page) => {
-      // A CSP violation or a script error in the page is a failure of the console, reported at the end.
+      // A CSP violation, a script error or a failed request is a failure of the console, reported at the end.
       page.on('console', (message) => {
-        // The one expected failure: the endpoint's 401 to the unauthenticated probe that starts discovery.
-        if (message.type() === 'error' && !message.text().includes('status of 401'))
+        if (message.type() === 'error' && !message.text().startsWith('Failed to load resource'))
           pageProblems.push(message.text());
+      });
+      page.on('response', (response) => {
+        const request = response.request();
+        // The one expected failure: the endpoint's 401 to the unauthenticated probe that starts discovery.
+        const probe = response.status() === 401 && request.headers()['authorization'] === undefined;
+        if (response.status() >= 400 && !probe)
+          pageProblems.push(`${response.status()} ${request.method()} ${response.url()}`);
       });
       page.on('pageerror', (error) => pageProblems.push(error.message));
     });
@@ -132,19 +138,25 @@ describe('operator console in a real browser', { skip: skipReason ?? false }, ()
     await page.keyboard.press('Enter');
     await page.fill('#arg-search_people-query', 'a');
 
-    // Evaluated on every DOM change: true only at a moment when five lanes show pages and no result is shown.
-    const pagesBeforeFinal = page.waitForFunction(
-      () =>
-        document.getElementById('result-table') === null &&
-        Array.from(document.querySelectorAll('#timeline-lanes .lane')).filter(
-          (lane) => lane.querySelector('.mark') !== null,
-        ).length >= 5,
-      undefined,
-      { polling: 'mutation', timeout: 30_000 },
-    );
+    // Watches every DOM change: did five lanes show pages at a moment when no result was shown yet?
+    await page.evaluate(() => {
+      const seen = window as unknown as { pagesBeforeFinal: boolean };
+      seen.pagesBeforeFinal = false;
+      const observer = new MutationObserver(() => {
+        if (document.getElementById('result-table') !== null) return observer.disconnect();
+        const lanes = Array.from(document.querySelectorAll('#timeline-lanes .lane'));
+        if (lanes.filter((lane) => lane.querySelector('.mark') !== null).length >= 5)
+          seen.pagesBeforeFinal = true;
+      });
+      observer.observe(document.body, { subtree: true, childList: true });
+    });
     await page.click('#run');
-    await pagesBeforeFinal;
     await page.waitForSelector('#result-table', { timeout: 60_000 });
+    assert.equal(
+      await page.evaluate(() => (window as unknown as { pagesBeforeFinal: boolean }).pagesBeforeFinal),
+      true,
+      'pages of at least five sources were on the timeline before the final result',
+    );
     await page.waitForSelector('#timeline-summary');
 
     const shown = await page.evaluate(() => ({
