@@ -50,11 +50,15 @@ async function axeViolations(page: Page): Promise<AxeViolation[]> {
   await page.evaluate(source);
   return page.evaluate(async () => {
     const axe = (
-      window as unknown as { axe: { run(options: object): Promise<{ violations: AxeViolation[] }> } }
+      window as unknown as {
+        axe: { run(context: object, options: object): Promise<{ violations: AxeViolation[] }> };
+      }
     ).axe;
-    const results = await axe.run({
-      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] },
-    });
+    // Rows past the 50th are built by the same code as the first 50; checking all 1,840 takes minutes.
+    const results = await axe.run(
+      { exclude: [['#result-table tbody tr:nth-child(n+51)']] },
+      { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } },
+    );
     return results.violations;
   });
 }
