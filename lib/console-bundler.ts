@@ -7,6 +7,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
+import { CONSOLE_FILES } from './routes.js';
 
 /** Folder of the console inside the function's task root; the asset handler reads `./console/`. */
 export const CONSOLE_OUTPUT_DIR = 'console';
@@ -43,7 +44,8 @@ export async function buildConsole(target: ConsoleBuildTarget): Promise<void> {
       legalComments: 'none',
       logLevel: 'silent',
     });
-    for (const file of ['index.html', 'app.css', 'icon.svg'])
+    // The page, and every file the routes serve that esbuild did not write.
+    for (const file of ['index.html', ...CONSOLE_FILES.filter((name) => name !== 'app.js')])
       await copyFile(join(source, file), join(target.outdir, file));
   } catch (error) {
     throw new ConsoleBundlingError('cannot build the console', { cause: error });

@@ -19,8 +19,8 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import {
-  CONSOLE_ASSET_RESOURCE,
   CONSOLE_PATH,
+  CONSOLE_PATHS,
   MCP_EXPOSED_HEADERS,
   MCP_METHODS,
   MCP_PATH,
@@ -178,7 +178,7 @@ export class PlatformApi extends Construct {
     route(WELL_KNOWN_METADATA_ROOT, ['GET']);
     // The console's page and files: same-origin GETs, so no CORS preflight; public like any web page (it
     // holds no data: the page signs in and calls the MCP endpoint as any client does).
-    for (const path of [CONSOLE_PATH, CONSOLE_ASSET_RESOURCE]) {
+    for (const path of CONSOLE_PATHS) {
       acknowledgePublicConsole(
         this.api.root
           .resourceForPath(path)

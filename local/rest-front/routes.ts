@@ -3,8 +3,7 @@
  * RFC 9728 metadata routes and the console go to the function; anything else gets API Gateway's own 403.
  */
 import {
-  CONSOLE_ASSET_RESOURCE,
-  CONSOLE_PATH,
+  CONSOLE_PATHS,
   MCP_METHODS,
   MCP_PATH,
   WELL_KNOWN_METADATA_PATH,
@@ -25,9 +24,8 @@ export const PLATFORM_ROUTES: readonly RestRoute[] = [
   { resource: MCP_PATH, methods: MCP_METHODS },
   { resource: WELL_KNOWN_METADATA_PATH, methods: ['GET'] },
   { resource: WELL_KNOWN_METADATA_ROOT, methods: ['GET'] },
-  // Same-origin pages and files: no preflight is deployed for them.
-  { resource: CONSOLE_PATH, methods: ['GET'], cors: false },
-  { resource: CONSOLE_ASSET_RESOURCE, methods: ['GET'], cors: false },
+  // Same-origin page and files: no preflight is deployed for them.
+  ...CONSOLE_PATHS.map((resource) => ({ resource, methods: ['GET'], cors: false })),
 ];
 
 /** Result of matching a request against the routes. */
@@ -41,23 +39,9 @@ export type RouteMatch =
  */
 export function matchRoute(routes: readonly RestRoute[], method: string, path: string): RouteMatch {
   const trimmed = path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path;
-  const route = routes.find((candidate) => fitsResource(candidate.resource, trimmed));
+  const route = routes.find((candidate) => candidate.resource === trimmed);
   if (route === undefined) return { kind: 'none' };
   if (route.methods.includes(method)) return { kind: 'function', route };
   if (method === 'OPTIONS' && route.cors !== false) return { kind: 'preflight', route };
   return { kind: 'none' };
-}
-
-/**
- * Whether `path` is an instance of the resource template: literal segments match exactly, a `{name}` segment
- * matches any one non-empty segment (API Gateway path parameters; no greedy `{name+}` resource is deployed).
- */
-function fitsResource(resource: string, path: string): boolean {
-  const expected = resource.split('/');
-  const actual = path.split('/');
-  if (expected.length !== actual.length) return false;
-  return expected.every((segment, index) => {
-    const given = actual[index] ?? '';
-    return /^\{\w+\}$/.test(segment) ? given !== '' : segment === given;
-  });
 }

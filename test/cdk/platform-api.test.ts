@@ -29,7 +29,9 @@ describe('platform API routes', () => {
         'GET /.well-known/oauth-protected-resource',
         'GET /.well-known/oauth-protected-resource/mcp/apps/bos/platform',
         'GET /console',
-        'GET /console/{asset}',
+        'GET /console/app.css',
+        'GET /console/app.js',
+        'GET /console/icon.svg',
         'GET /mcp/apps/bos/platform',
         'DELETE /mcp/apps/bos/platform',
         'POST /mcp/apps/bos/platform',
@@ -221,11 +223,12 @@ describe('platform API console route', () => {
   });
 
   it('lets the console call the endpoint by listing the API’s own origin, exactly, beside the configured ones', () => {
+    const [apiId] = onlyResource(template, 'AWS::ApiGateway::RestApi');
     const origins = render(variables['MCP_ALLOWED_ORIGINS']).split(',');
     assert.deepEqual(origins, [
       'https://claude.ai',
       'https://claude.com',
-      'https://<Ref:HttpApi4C3C34FE>.execute-api.<Ref:AWS::Region>.<Ref:AWS::URLSuffix>',
+      `https://<Ref:${apiId}>.execute-api.<Ref:AWS::Region>.<Ref:AWS::URLSuffix>`,
     ]);
     assert.ok(!origins.includes('*'));
   });

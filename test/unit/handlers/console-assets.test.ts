@@ -13,6 +13,7 @@ import {
   servesConsolePath,
 } from '../../../lambda/handlers/console-assets.js';
 import { servesPlatformPath } from '../../../lambda/handlers/compose-platform.js';
+import { CONSOLE_PATHS } from '../../../lib/routes.js';
 
 const ISSUER_ORIGIN = 'https://auth.example.test';
 
@@ -32,6 +33,15 @@ describe('console assets', () => {
       new Request(`https://api.example.test${path}`, { method }),
       path,
     );
+
+  it('serves every path the API routes to the console', async () => {
+    await writeFile(join(root, 'icon.svg'), '<svg/>');
+    for (const path of CONSOLE_PATHS) {
+      const response = await get(path);
+      assert.equal(response.status, 200, path);
+      await response.body?.cancel();
+    }
+  });
 
   it('serves the page, its script and its style with their media types', async () => {
     const cases = [
