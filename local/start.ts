@@ -121,6 +121,7 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.stdout.write(`ready: ${stack.url}\n`);
+  process.stdout.write(`console: ${stack.consoleUrl}\n`);
   process.stdout.write(endpoints(stack));
   if (own !== undefined && directoryFile !== undefined)
     process.stdout.write(`${describeDirectory(directoryFile, own.document).join('\n')}\n`);
