@@ -11,21 +11,21 @@ import type {
   SourceQuery,
   SourceRef,
 } from '../../federation/index.js';
-import { applyQuery } from '../fixture/fixture-source.js';
 import {
   bearerAuthorization,
   headerValue,
   isProviderError,
-  nextUrlPaging,
   ProviderError,
   ProviderHttp,
   providerPages,
   ReadBudget,
+  sameOriginNext,
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
 import { ClientCredentialsBroker, tokenForRead } from '../oauth/index.js';
 import type { BrokerToken } from '../oauth/index.js';
 import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import { readGraphPage } from './graph-page.js';
 import { firstGraphPage, graphRequestFor } from './graph-query.js';
 import { entraOptionsFromSpec } from './options.js';
 import type { EntraSourceOptions } from './options.js';
@@ -52,7 +52,7 @@ export function createEntraSource(
   const broker = new ClientCredentialsBroker(options.oauth, spec.credential, {
     allowLoopbackHttp: settings.allowLoopbackHttp ?? false,
   });
-  const nextLink = nextUrlPaging('@odata.nextLink', options.graphUrl.origin);
+  const origin = options.graphUrl.origin;
 
   async function* read(query: SourceQuery, readOptions: ReadOptions): AsyncGenerator<RawRecord[]> {
     const budget = new ReadBudget(readOptions);
@@ -63,6 +63,8 @@ export function createEntraSource(
       throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
     const request = graphRequestFor(query);
     const limit = query.operation === 'search_people' ? query.limit : undefined;
+    // Sent on every page: Graph does not carry ConsistencyLevel into its next links (concepts/paging.md),
+    // and an advanced query's next page without it is refused (400 Request_UnsupportedQuery).
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: bearerAuthorization(token.accessToken),
@@ -77,17 +79,17 @@ export function createEntraSource(
       toRecord: (entry) => mapper((entry as Observed).observedAt)((entry as Observed).item),
       fetchPage: async (url, signal) => {
         const page = await refusedTokenForgotten(broker, token, http.getJson(url, headers, signal));
-        const value = (page.json as { value?: unknown } | null)?.value;
-        if (!Array.isArray(value))
-          throw new ProviderError('source_unavailable', 'invalid_response', page.status);
+        const { value, nextLink } = readGraphPage(page.json, page.status);
         const observedAt = observedAtOf(headerValue(page.headers, 'date'));
-        const items: Observed[] = (value as unknown[]).map((item) => ({ item, observedAt }));
-        return { items, next: nextLink(page, items.length) };
+        const items: Observed[] = value.map((item) => ({ item, observedAt }));
+        // A page may hold no users and still link on (concepts/paging.md): only a missing link ends the read.
+        return { items, next: nextLink === undefined ? undefined : sameOriginNext(nextLink, url, origin) };
       },
     });
+    const since = updatedSince(query);
     for await (const page of pages) {
       // Graph keeps no modification time on users: `updated_since` is answered against observed_at here.
-      const kept = query.operation === 'list_people' ? applyQuery(page, query) : page;
+      const kept = since === undefined ? page : page.filter((r) => Date.parse(r.observed_at) >= since);
       if (kept.length > 0) yield kept;
     }
   }
@@ -107,6 +109,13 @@ async function refusedTokenForgotten<T>(
     if (isProviderError(error) && error.status === 401) broker.invalidate(token);
     throw error;
   }
+}
+
+/** `list_people`'s `updated_since` as epoch ms, when it names a time. */
+function updatedSince(query: SourceQuery): number | undefined {
+  if (query.operation !== 'list_people' || query.updated_since === undefined) return undefined;
+  const since = Date.parse(query.updated_since);
+  return Number.isNaN(since) ? undefined : since;
 }
 
 function observedAtOf(date: string | undefined): string {
