@@ -3,7 +3,7 @@
  * (`okta/okta-management-openapi-spec`, `dist/2026.06.3/management-minimal.yaml`, `components/examples`):
  * `ListUsersResponse`, `ListUsersFilterResponse` (a `LOCKED_OUT` user; `credentials` with `emails` and an
  * `IMPORT` provider), `ListUsersSearchResponse` (`STAGED` and `PROVISIONED` users with null `activated`,
- * `statusChanged`, `passwordChanged`, a `secondEmail` of `""`, a custom profile attribute, and no `_links`)
+ * `statusChanged`, `passwordChanged`, a `secondEmail` of `""`, a custom profile attribute, no `credentials`)
  * and `ListUsersQResponse`; statuses are the `UserStatus` enum of the same file. Top-level status and
  * timestamps, a `profile` whose empty values are `null`, and `_links.self` under the org URL.
  *
@@ -28,7 +28,7 @@ export type OktaUser = Readonly<{
   type: { id: string };
   profile: Readonly<Record<string, string | null>>;
   credentials?: Readonly<Record<string, unknown>>;
-  _links?: { self: { href: string } };
+  _links: { self: { href: string } };
 }>;
 
 /** The `UserStatus` of a person (see the module comment). */
@@ -89,6 +89,7 @@ export function oktaUser(person: ProviderPerson, org: string): OktaUser {
       // A custom-defined profile attribute, which a reader does not know and must ignore.
       ...(n % 5 === 0 ? { costCenter: `CC-${1000 + (n % 37)}` } : {}),
     },
+    // Some users come with `credentials` (as `ListUsersFilterResponse` shows them), the others without.
     ...(n % 10 === 9
       ? {}
       : {
@@ -97,8 +98,8 @@ export function oktaUser(person: ProviderPerson, org: string): OktaUser {
             emails: [{ value: person.email, status: 'VERIFIED', type: 'PRIMARY' }],
             provider: n % 3 === 0 ? { type: 'IMPORT', name: 'IMPORT' } : { type: 'OKTA', name: 'OKTA' },
           },
-          _links: { self: { href: `${org}/api/v1/users/${id}` } },
         }),
+    _links: { self: { href: `${org}/api/v1/users/${id}` } },
   };
 }
 

@@ -1,7 +1,7 @@
 /**
  * The `okta` adapter against what Okta itself publishes, as the Okta replay serves it (its sources are
  * cited in `local/providers/okta/`): a plain list and `q` leave DEPROVISIONED users out, `q` does not page,
- * every `UserStatus` has a lifecycle, users carry null, empty and unknown fields and sometimes no `_links`,
+ * every `UserStatus` has a lifecycle, users carry null, empty and unknown fields and sometimes no `credentials`,
  * `Link` header lines (one per relation) lead through empty pages, and a page that is not a user array, a
  * `504` or a `429` with `E0000047` each end the read the way the contract says.
  */
@@ -100,15 +100,15 @@ describe('okta source against Okta-published shapes', { timeout: 60_000 }, () =>
     assert.deepEqual([...seen].sort(), Object.keys(expected).sort(), 'the replay serves every status');
   });
 
-  it('reads users with null and empty profile values, unknown fields and no _links', async () => {
+  it('reads users with null and empty profile values, unknown fields and no credentials', async () => {
     const run = await runSource(adapter());
     const got = byExternalId(run);
     const nullPhone = vendors.okta.users.find((u) => u.profile['mobilePhone'] === null)!;
     assert.equal(got.get(nullPhone.id)?.phone, null);
     const custom = vendors.okta.users.find((u) => u.profile['costCenter'] !== undefined)!;
     assert.equal(got.get(custom.id)?.attributes['costCenter'], undefined);
-    const unlinked = vendors.okta.users.find((u) => u._links === undefined)!;
-    assert.equal(got.get(unlinked.id)?.email, unlinked.profile['email']);
+    const bare = vendors.okta.users.find((u) => u.credentials === undefined)!;
+    assert.equal(got.get(bare.id)?.email, bare.profile['email']);
   });
 
   it('follows rel="next" on its own Link header line, through empty pages, to the last user', async () => {
