@@ -14,7 +14,10 @@ export interface GraphPage {
   readonly nextLink: string | undefined;
 }
 
-const NEXT_LINK = new Set(['@odata.nextlink', '@nextlink', 'odata.nextlink']);
+// The next-link names as Graph (OData 4.0), OData 4.01 and OData 3 write them, compared lower-cased.
+const NEXT_LINK = new Set(
+  ['@odata.nextLink', '@nextLink', 'odata.nextLink'].map((name) => name.toLowerCase()),
+);
 const unreadable = (status: number) => new ProviderError('source_unavailable', 'invalid_response', status);
 
 /** The members of `body` whose lower-cased names `names` holds. */
