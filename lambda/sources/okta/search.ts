@@ -6,7 +6,7 @@
  *   them too, matches only first name, last name and email, answers at most `limit` (10 by default) and
  *   "doesn't support pagination". So `q` is never sent, and every read that means "all users" (`list_people`,
  *   `get_person`, an empty search) sends the `filter` `lastUpdated gt "1970-01-01T00:00:00.000Z"`, which
- *   every user passes, DEPROVISIONED ones included; filters read "the most up-to-date data".
+ *   every user meets, DEPROVISIONED ones included; filters read "the most up-to-date data".
  * - `list_people {updated_since}` is the `filter` `lastUpdated ge "…"` (`lastUpdated` is the one property a
  *   filter may compare with `gt`/`ge`).
  * - A search is a `search` expression: a prefix match (`sw`) on first name, last name, email and login;
@@ -18,7 +18,7 @@ import type { SourceQuery } from '../../federation/index.js';
 
 const PREFIXED = ['profile.firstName', 'profile.lastName', 'profile.email', 'profile.login'] as const;
 
-/** The filter every user passes, `DEPROVISIONED` ones included. */
+/** The filter every user meets, `DEPROVISIONED` ones included. */
 export const ALL_USERS_FILTER = 'lastUpdated gt "1970-01-01T00:00:00.000Z"';
 
 /** The List Users parameters of one read: exactly one of them. */

@@ -33,7 +33,7 @@ adapterContract(
         options: {
           base_url: base,
           operations: {
-            // Okta's plain list leaves DEPROVISIONED users out; a filter every user passes keeps them.
+            // Okta's plain list leaves DEPROVISIONED users out; a filter every user meets keeps them.
             list_people: `/api/v1/users?limit=100&filter=${encodeURIComponent('lastUpdated gt "1970-01-01T00:00:00.000Z"')}`,
             search_people: '/api/v1/users?q={query}&limit=100',
           },
