@@ -118,6 +118,7 @@ export async function startOAuthVendors(
       });
       switches.script.length = 0;
     }
+    graph.tenant.advancedQueries = true;
     as.unavailable = false;
     as.delayMs = 0;
   };

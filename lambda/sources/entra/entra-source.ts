@@ -46,6 +46,9 @@ export function createEntraSource(
     allowLoopbackHttp: settings.allowLoopbackHttp ?? false,
   });
   const origin = options.graphUrl.origin;
+  // Set once Graph refuses this source's advanced query with a 400 (an Azure AD B2C tenant offers none):
+  // from then on, for the life of the warm function, such a search lists every user and matches here.
+  let advancedRefused = false;
 
   async function* read(query: SourceQuery, readOptions: ReadOptions): AsyncGenerator<RawRecord[]> {
     const budget = new ReadBudget(readOptions);
@@ -54,7 +57,9 @@ export function createEntraSource(
     // An app-only Graph token names its tenant in `tid`; a token of any other tenant reads another directory.
     if (token.claims?.['tid'] !== options.tenantId)
       throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
-    const request = graphRequestFor(query);
+    const planned = graphRequestFor(query);
+    const local = planned.advanced && advancedRefused ? planned.local : undefined;
+    const request = local === undefined ? planned : { filter: undefined, advanced: false };
     const limit = query.operation === 'search_people' ? query.limit : undefined;
     // Sent on every page: Graph does not carry ConsistencyLevel into its next links (concepts/paging.md),
     // and an advanced query's next page without it is refused (400 Request_UnsupportedQuery).
@@ -66,9 +71,13 @@ export function createEntraSource(
     const mapper = (observedAt: string) => graphUserMapper(source, observedAt);
     const pages = providerPages<URL>({
       source,
-      first: firstGraphPage(options.graphUrl, request, Math.min(options.pageSize, limit ?? Infinity)),
+      first: firstGraphPage(
+        options.graphUrl,
+        request,
+        local === undefined ? Math.min(options.pageSize, limit ?? Infinity) : options.pageSize,
+      ),
       settings,
-      ...(limit === undefined ? {} : { limit }),
+      ...(limit === undefined || local !== undefined ? {} : { limit }),
       toRecord: (entry) => mapper((entry as Observed).observedAt)((entry as Observed).item),
       fetchPage: async (url, signal) => {
         const page = await refusedTokenForgotten(broker, token, http.getJson(url, headers, signal));
@@ -80,10 +89,22 @@ export function createEntraSource(
       },
     });
     const since = updatedSince(query);
-    for await (const page of pages) {
-      // Graph keeps no modification time on users: `updated_since` is answered against observed_at here.
-      const kept = since === undefined ? page : page.filter((r) => Date.parse(r.observed_at) >= since);
-      if (kept.length > 0) yield kept;
+    let delivered = 0;
+    try {
+      for await (const page of pages) {
+        // Graph keeps no modification time on users: `updated_since` is answered against observed_at here.
+        let kept = since === undefined ? page : page.filter((r) => Date.parse(r.observed_at) >= since);
+        if (local !== undefined) kept = kept.filter(local).slice(0, (limit ?? Infinity) - delivered);
+        delivered += kept.length;
+        if (kept.length > 0) yield kept;
+        if (delivered >= (limit ?? Infinity)) return;
+      }
+    } catch (error) {
+      // Graph refused the advanced query itself (its 400 is logged by the kernel): read again, matching here.
+      const refused = isProviderError(error) && error.status === 400 && planned.local !== undefined;
+      if (!refused || local !== undefined || delivered > 0) throw error;
+      advancedRefused = true;
+      yield* read(query, readOptions);
     }
   }
 

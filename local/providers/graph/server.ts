@@ -57,6 +57,13 @@ export interface GraphReplay {
   readonly people: readonly ProviderPerson[];
   readonly users: readonly GraphUser[];
   readonly switches: ReplaySwitches;
+  /**
+   * Set `advancedQueries` false to answer as an Azure AD B2C tenant, where "the `$count` and `$search`
+   * query parameters are currently not available" (user-list.md) nor are advanced queries
+   * (aad-advanced-queries.md): such a request gets `400 Request_UnsupportedQuery` (the status and code are
+   * this replay's assumption; the documents name none for B2C).
+   */
+  readonly tenant: { advancedQueries: boolean };
   readonly seen: SeenRequest[];
   close(): Promise<void>;
 }
@@ -64,6 +71,7 @@ export interface GraphReplay {
 /** Starts the replay on 127.0.0.1. */
 export async function startGraphReplay(options: GraphReplayOptions): Promise<GraphReplay> {
   const switches = defaultSwitches();
+  const tenant = { advancedQueries: true };
   const people = [...seededPopulation(options.people), ...(options.extraPeople ?? [])];
   const users = people.map((p) =>
     graphUser(p, options.domain ?? 'contoso.example', options.vendorShapes ?? false),
@@ -126,6 +134,8 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     const eventual = String(request.headers['consistencylevel'] ?? '').toLowerCase() === 'eventual';
     // `$count=true` without the header is ignored, not refused (aad-advanced-queries: get_users_silent_fail).
     const advancedParams = eventual && params.get('$count') === 'true';
+    if (!tenant.advancedQueries && (params.has('$count') || params.has('$search')))
+      return unsupportedQuery('operator');
     if (params.has('$search') && !eventual) return unsupportedQuery('search');
     let matches: (user: GraphUser) => boolean = () => true;
     const filter = params.get('$filter');
@@ -170,6 +180,7 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     people,
     users,
     switches,
+    tenant,
     seen: http.seen,
     close: () => http.close(),
   };

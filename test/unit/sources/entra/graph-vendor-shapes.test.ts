@@ -108,6 +108,27 @@ describe('entra source against Microsoft-published shapes', { timeout: 60_000 },
     }
   });
 
+  it('in a tenant without advanced queries (Azure AD B2C), lists every user for a mail-domain search, matches the domain itself and remembers it', async () => {
+    vendors.graph.tenant.advancedQueries = false;
+    const source = adapter();
+    const search = { operation: 'search_people', query: '@EXAMPLE.com', limit: 120 } as const;
+    const before = graphRequests().length;
+    const first = await runSource(source, search);
+    const expected = vendors.graph.users.filter((u) =>
+      String(u['mail']).toLowerCase().endsWith('@example.com'),
+    );
+    assert.ok(expected.length > 120);
+    assert.equal(first.terminal, 'complete 2');
+    assert.equal(first.delivered, 120);
+    const sent = graphRequests().slice(before);
+    assert.match(sent[0]!.url, /endswith/, 'the advanced query was tried first');
+    assert.ok(sent.slice(1).every((r) => !r.url.includes('%24filter') && !r.url.includes('%24count')));
+    const again = graphRequests().length;
+    const second = await runSource(source, search);
+    assert.equal(second.delivered, 120);
+    assert.ok(!graphRequests()[again]!.url.includes('%24filter'), 'the refusal is remembered');
+  });
+
   it('follows $skiptoken next links through empty pages to the last user', async () => {
     vendors.graph.switches.emptyPages = true;
     const before = graphRequests().length;
