@@ -146,14 +146,13 @@ class FederationRun {
   ): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
     if (end > start) state.contributed = true;
-    const members: NormalizedRecord[] = [];
-    for (let i = start; i < end; i++) {
-      const member = validated.member(i);
-      members.push(member);
-      this.#delivered.push(member);
-    }
+    const members = validated.members.slice(start, end);
+    for (const member of members) this.#delivered.push(member);
     // Source-local federation (§4): the identity rules applied to this chunk's records only.
-    const page = this.#plan.publishable(validated.records.slice(start, end), federate(members));
+    const page = this.#plan.publishable(
+      members.map((m) => m.record),
+      federate(members),
+    );
     if (page.length === 0) return undefined;
     state.pageIndex++;
     return this.#emit({

@@ -6,7 +6,6 @@
  */
 import { normaliseEmail, normalisePhone } from './normalize.js';
 import { provenanceKey, recordRefOfKey } from './record-ref.js';
-import { parseInstant } from './timestamps.js';
 import type { FederatedRecord, ProvenanceEntry, SourceRef } from './types.js';
 
 /**
@@ -66,21 +65,14 @@ function copyCapabilities(capabilities: readonly string[]): readonly string[] {
 }
 
 /**
- * The validated records of one provider page, column by column: each record as it stands alone (built here once
- * and shared by every page and by the final result that publish it unmerged; its `sources[0]` is the provenance
- * entry), its normalised email and phone, and `observed_at` in ms. Columns rather than an
- * object per record: a page's records stay in flight while its chunks wait for the client (backpressure), so a
- * per-record wrapper lives long enough to be copied by the garbage collector, and often into the old
- * generation; a few arrays per page cost nearly nothing to keep.
+ * The validated records of one provider page, in provider order, each with the identity keys validation
+ * computed for it (the engine keeps every delivered one until the final result).
  */
 export class ValidatedPage {
-  readonly records: FederatedRecord[] = [];
-  readonly emailKeys: (string | null)[] = [];
-  readonly phoneKeys: (string | null)[] = [];
-  readonly observed: number[] = [];
+  readonly members: NormalizedRecord[] = [];
 
   get length(): number {
-    return this.records.length;
+    return this.members.length;
   }
 
   /**
@@ -96,7 +88,7 @@ export class ValidatedPage {
     const { external_id, record_type, observed_at, capabilities, version } = r;
     if (!isText(external_id) || !isText(record_type) || typeof observed_at !== 'string')
       return 'invalid_record';
-    const observedMs = parseInstant(observed_at);
+    const observedMs = Date.parse(observed_at);
     if (Number.isNaN(observedMs)) return 'invalid_record';
     if (!isTextList(capabilities)) return 'invalid_record';
     const { display_name, email, phone, lifecycle, attributes } = r;
@@ -114,22 +106,22 @@ export class ValidatedPage {
       capabilities: copyCapabilities(capabilities),
       version: version ?? null,
     };
-    this.records.push({
-      record_ref: recordRefOfKey(provenanceKey(entry)),
-      display_name: display_name ?? null,
-      email: email ?? null,
-      phone: phone ?? null,
-      lifecycle: lifecycle ?? null,
-      sources: [entry],
-      identity_match: null,
-      // Copied once here (the adapter may reuse its object) and then shared by page and final records.
-      attributes: attributes === undefined ? emptyAttributes : { ...attributes },
+    this.members.push({
+      record: {
+        record_ref: recordRefOfKey(provenanceKey(entry)),
+        display_name: display_name ?? null,
+        email: email ?? null,
+        phone: phone ?? null,
+        lifecycle: lifecycle ?? null,
+        sources: [entry],
+        identity_match: null,
+        // Copied once here (the adapter may reuse its object) and then shared by page and final records.
+        attributes: attributes === undefined ? emptyAttributes : { ...attributes },
+      },
+      emailKey: normaliseEmail(email),
+      phoneKey: normalisePhone(phone),
+      observedMs,
     });
-    const emailKey = normaliseEmail(email);
-    const phoneKey = normalisePhone(phone);
-    this.emailKeys.push(emailKey);
-    this.phoneKeys.push(phoneKey);
-    this.observed.push(observedMs);
     return undefined;
   }
 
@@ -148,20 +140,12 @@ export class ValidatedPage {
   /** Keeps the first `length` records (a source's record limit). */
   truncate(length: number): void {
     if (length >= this.length) return;
-    this.records.length = length;
-    this.emailKeys.length = length;
-    this.phoneKeys.length = length;
-    this.observed.length = length;
+    this.members.length = length;
   }
 
-  /** Record `i` as a {@link NormalizedRecord} (for the rules' general form: linked pages, tests). */
+  /** Record `i`. */
   member(i: number): NormalizedRecord {
-    return {
-      record: this.records[i]!,
-      emailKey: this.emailKeys[i]!,
-      phoneKey: this.phoneKeys[i]!,
-      observedMs: this.observed[i]!,
-    };
+    return this.members[i]!;
   }
 }
 

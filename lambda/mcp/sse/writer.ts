@@ -7,13 +7,6 @@
 const encoder = new TextEncoder();
 const LF = 0x0a;
 
-/**
- * Frames up to this many UTF-16 code units are encoded in one pass into a scratch buffer sized for the worst
- * case (3 bytes per unit); larger ones (a big final result) are measured first, so no frame ever reserves 3×
- * its size.
- */
-const ONE_PASS_MAX_UNITS = 1 << 20;
-
 function assertSingleLine(field: string, value: string): void {
   // A CR or LF inside `id`/`event` would end the field early and let data forge extra fields.
   if (/[\r\n]/.test(value)) throw new Error(`SSE ${field} must not contain CR or LF`);
@@ -74,37 +67,14 @@ export function encodeJsonEventFrame(json: string, id?: string, event?: string):
   return encodeLine(`${fieldLines(id, event)}data: `, json);
 }
 
-// Reused by every frame up to ONE_PASS_MAX_UNITS; grown on demand, so nothing is allocated at import.
-let scratch = new Uint8Array(0);
-
 /** UTF-8 bytes of `prefix + body + "\n\n"`, in a buffer of exactly that size. */
 function encodeLine(prefix: string, body: string): Uint8Array {
-  const units = prefix.length + body.length;
-  if (units > ONE_PASS_MAX_UNITS) {
-    const prefixBytes = Buffer.byteLength(prefix, 'utf8');
-    const bytes = new Uint8Array(prefixBytes + Buffer.byteLength(body, 'utf8') + 2);
-    encoder.encodeInto(prefix, bytes);
-    const end = prefixBytes + encoder.encodeInto(body, bytes.subarray(prefixBytes)).written;
-    bytes[end] = LF;
-    bytes[end + 1] = LF;
-    return bytes;
-  }
-  // UTF-8 needs at most 3 bytes per UTF-16 code unit (a surrogate pair is 2 units and 4 bytes).
-  if (scratch.length < units * 3 + 2) scratch = new Uint8Array(units * 3 + 2);
-  let at = encoder.encodeInto(prefix, scratch).written;
-  at += encoder.encodeInto(body, scratch.subarray(at)).written;
-  scratch[at++] = LF;
-  scratch[at++] = LF;
-  return copyOut(scratch, at);
-}
-
-/**
- * The first `length` bytes of `source` in a buffer of exactly that size. `TypedArray#slice` allocates zero-filled
- * memory that the copy then overwrites; an unsafe allocation skips the fill (every byte is written at once).
- */
-function copyOut(source: Uint8Array, length: number): Uint8Array {
-  const bytes = new Uint8Array(Buffer.allocUnsafeSlow(length).buffer, 0, length);
-  bytes.set(source.subarray(0, length));
+  const prefixBytes = Buffer.byteLength(prefix, 'utf8');
+  const bytes = new Uint8Array(prefixBytes + Buffer.byteLength(body, 'utf8') + 2);
+  encoder.encodeInto(prefix, bytes);
+  const end = prefixBytes + encoder.encodeInto(body, bytes.subarray(prefixBytes)).written;
+  bytes[end] = LF;
+  bytes[end + 1] = LF;
   return bytes;
 }
 
@@ -130,17 +100,7 @@ export function commentFrame(text: string): string {
   return out + '\n';
 }
 
-/**
- * UTF-8 bytes of a frame, in a buffer of exactly that size. `TextEncoder#encode` measures the string, then
- * allocates and fills the result; encoding in one pass into the scratch buffer and copying the bytes out costs
- * far less for large frames.
- */
+/** UTF-8 bytes of a frame. */
 export function encodeFrame(frame: string): Uint8Array {
-  if (frame.length > ONE_PASS_MAX_UNITS) {
-    const bytes = new Uint8Array(Buffer.byteLength(frame, 'utf8'));
-    encoder.encodeInto(frame, bytes);
-    return bytes;
-  }
-  if (scratch.length < frame.length * 3) scratch = new Uint8Array(frame.length * 3);
-  return copyOut(scratch, encoder.encodeInto(frame, scratch).written);
+  return encoder.encode(frame);
 }

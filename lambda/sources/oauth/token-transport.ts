@@ -1,8 +1,11 @@
 /**
- * The token request on the platform's `fetch`, with what a credential-carrying request needs: no redirect
- * followed (`redirect: 'manual'`, a 3xx is refused by the caller), the caller's `AbortSignal`, and a body
- * read that stops at a byte limit instead of buffering whatever the server sends.
+ * The token request, sent by the provider kernel's one HTTP path (`kernel/http-transport.ts`), which gives
+ * it what a credential-carrying request needs: no redirect followed (`redirect: 'manual'`, a 3xx is refused
+ * by the caller), the caller's `AbortSignal`, and a body read that stops at a byte limit instead of
+ * buffering whatever the server sends.
  */
+import { isProviderError } from '../kernel/errors.js';
+import { sendHttp, TransportError } from '../kernel/http-transport.js';
 
 /** One token request. */
 export interface TokenExchange {
@@ -35,44 +38,17 @@ export class TokenTransportError extends Error {
   }
 }
 
-/** POSTs `exchange` with `fetch`. */
+/** POSTs `exchange` with the kernel's `sendHttp`. */
 export const fetchTokenTransport: TokenTransport = async (exchange) => {
-  let response: Response;
   try {
-    response = await fetch(exchange.url, {
-      method: 'POST',
-      headers: exchange.headers,
-      body: exchange.body,
-      redirect: 'manual',
-      signal: exchange.signal,
-    });
+    const { status, body } = await sendHttp({ ...exchange, method: 'POST' });
+    // TextDecoder, as a JSON response is read: UTF-8, a leading byte order mark dropped.
+    return { status, body: new TextDecoder().decode(body) };
   } catch (error) {
     if (exchange.signal.aborted) throw exchange.signal.reason;
-    const code = (error as { cause?: { code?: unknown } } | undefined)?.cause?.code;
-    throw new TokenTransportError(typeof code === 'string' ? code : 'EUNKNOWN');
+    if (error instanceof TransportError) throw new TokenTransportError(error.code);
+    if (isProviderError(error) && error.reason === 'body_too_large')
+      throw new TokenBodyTooLargeError(`token response over ${exchange.maxBodyBytes} bytes`);
+    throw error;
   }
-  return { status: response.status, body: await readBounded(response, exchange.maxBodyBytes) };
 };
-
-async function readBounded(response: Response, limit: number): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (response.body === null) return '';
-  if (Number.isFinite(declared) && declared > limit) {
-    await response.body.cancel().catch(() => undefined);
-    throw new TokenBodyTooLargeError(`token response over ${limit} bytes`);
-  }
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let size = 0;
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => undefined);
-      throw new TokenBodyTooLargeError(`token response over ${limit} bytes`);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
-}

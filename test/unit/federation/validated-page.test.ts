@@ -44,7 +44,7 @@ describe('ValidatedPage', () => {
     const page = new ValidatedPage();
     page.add(rawRecord(hr, 'h1', { attributes }), hr);
     attributes.title = 'after';
-    assert.deepEqual(page.records[0]?.attributes, { title: 'before' });
+    assert.deepEqual(page.member(0).record.attributes, { title: 'before' });
   });
 
   it('keeps the first records when truncated to a limit', () => {
@@ -56,7 +56,7 @@ describe('ValidatedPage', () => {
     page.truncate(2);
     assert.equal(page.length, 2);
     assert.deepEqual(
-      page.records.map((r) => r.sources[0]?.external_id),
+      page.members.map((m) => m.record.sources[0]?.external_id),
       ['a', 'b'],
     );
     assert.equal(page.member(1).record.sources[0]?.external_id, 'b');
