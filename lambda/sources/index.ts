@@ -42,6 +42,7 @@ export type {
   SourceSpec,
   UnreadableSource,
 } from './registry/index.js';
+export { foldForMatch, matchRecords } from './kernel/index.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
 export { createLdapSourceFactory, LDAP_ADAPTER } from './ldap/index.js';
 export { createScimSourceFactory, SCIM_ADAPTER } from './scim/index.js';

@@ -16,6 +16,7 @@ export type ProviderFailureReason =
   | 'body_too_large'
   | 'invalid_json'
   | 'invalid_response'
+  | 'bad_response'
   | 'redirect'
   | 'cross_origin_next'
   | 'insecure_url'

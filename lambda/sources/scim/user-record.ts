@@ -8,13 +8,14 @@
 import type { RawRecord, SourceRef } from '../../federation/index.js';
 import { ProviderError } from '../kernel/index.js';
 import type { ItemOutcome } from '../kernel/index.js';
+import { isObject, lowerKeys } from './scim-json.js';
 
-const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
+// Keys are lower-cased before mapping (RFC 7643 §2.1: attribute names and schema URNs are case-insensitive).
+const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:user';
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 /** The primary (else first) `value` of a multi-valued attribute such as `emails`. */
@@ -32,20 +33,31 @@ function attributesOf(user: Json): Record<string, unknown> {
     const v = text(value);
     if (v !== undefined) out[key] = v;
   };
-  put('user_name', user['userName']);
+  put('user_name', user['username']);
   put('title', user['title']);
-  put('user_type', user['userType']);
+  put('user_type', user['usertype']);
   const enterprise = user[ENTERPRISE];
   if (isObject(enterprise)) {
     put('department', enterprise['department']);
-    put('employee_number', enterprise['employeeNumber']);
+    put('employee_number', enterprise['employeenumber']);
     put('organization', enterprise['organization']);
   }
   return out;
 }
 
-/** Maps SCIM users of one source, checking each one's `meta.location` host. */
+/** Maps SCIM users of one source as a server sends them, checking each one's `meta.location` host. */
 export function scimUserMapper(
+  source: SourceRef,
+  locationHost: string,
+  readAt: string,
+  baseUrl?: URL,
+): (item: unknown) => ItemOutcome {
+  const map = loweredUserMapper(source, locationHost, readAt, baseUrl);
+  return (item) => map(lowerKeys(item));
+}
+
+/** {@link scimUserMapper} for users whose keys are already lower-cased (`lowerKeys`). */
+export function loweredUserMapper(
   source: SourceRef,
   locationHost: string,
   readAt: string,
@@ -67,9 +79,9 @@ export function scimUserMapper(
       }
       if (host !== locationHost) throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
     }
-    const modified = text(meta['lastModified']);
+    const modified = text(meta['lastmodified']);
     const name = isObject(item['name']) ? item['name'] : {};
-    const given = [text(name['givenName']), text(name['familyName'])].filter(Boolean).join(' ');
+    const given = [text(name['givenname']), text(name['familyname'])].filter(Boolean).join(' ');
     const record: RawRecord = {
       source_type: source.source_type,
       source_identity: source.source_identity,
@@ -79,13 +91,13 @@ export function scimUserMapper(
       capabilities: CAPABILITIES,
       version: text(meta['version']) ?? null,
       display_name:
-        text(item['displayName']) ??
+        text(item['displayname']) ??
         text(name['formatted']) ??
         (given || undefined) ??
-        text(item['userName']) ??
+        text(item['username']) ??
         null,
       email: primaryValue(item['emails']),
-      phone: primaryValue(item['phoneNumbers']),
+      phone: primaryValue(item['phonenumbers']),
       lifecycle: item['active'] === true ? 'active' : item['active'] === false ? 'inactive' : null,
       attributes: attributesOf(item),
     };
