@@ -13,11 +13,7 @@
  */
 import type { SourceQuery } from '../../federation/index.js';
 import { exactFilters, isWholeEmail, scimFilterFor } from './filters.js';
-
-/** The `filter` option's values. */
-export const FILTER_OPTIONS = ['auto', 'server', 'local'] as const;
-/** How a source's queries are answered (docs/sources.md "Filtering"). */
-export type FilterOption = (typeof FILTER_OPTIONS)[number];
+import type { FilterOption } from './options.js';
 
 /** The step a read runs: the listings it sends (each `filter`, undefined: every user) and who matches. */
 export interface FilterStep {

@@ -1,6 +1,7 @@
 /** The `scim` adapter kind: SCIM 2.0 `/Users` through the provider kernel (docs/sources.md). */
-export { FILTER_OPTIONS, forgetLearnedFilters } from './filter-plan.js';
-export type { FilterOption } from './filter-plan.js';
+export { forgetLearnedFilters } from './filter-plan.js';
+export { FILTER_OPTIONS } from './options.js';
+export type { FilterOption } from './options.js';
 export {
   containsFilter,
   exactFilters,
@@ -11,7 +12,8 @@ export {
 } from './filters.js';
 export { SCIM_ADAPTER, scimOptionsFromSpec } from './options.js';
 export type { ScimSourceOptions } from './options.js';
-export { createScimSource, createScimSourceFactory } from './scim-source.js';
+export { createScimSourceFactory } from './factory.js';
+export { createScimSource } from './scim-source.js';
 export { DEFAULT_CAPABILITIES, parseServiceProviderConfig } from './service-provider-config.js';
 export type { ScimCapabilities } from './service-provider-config.js';
 export { lowerKeys } from './scim-json.js';

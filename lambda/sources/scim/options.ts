@@ -8,10 +8,13 @@
  *   "options": { "base_url": "https://hr.example.com/scim/v2", "auth": "bearer", "page_size": 100 } }
  * ```
  */
-import { FILTER_OPTIONS } from './filter-plan.js';
-import type { FilterOption } from './filter-plan.js';
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
+
+/** The `filter` option's values (docs/sources.md "Filtering"). */
+export const FILTER_OPTIONS = ['auto', 'server', 'local'] as const;
+/** How a source's queries are answered: see {@link ScimSourceOptions.filter}. */
+export type FilterOption = (typeof FILTER_OPTIONS)[number];
 
 /** The adapter kind this module builds. */
 export const SCIM_ADAPTER = 'scim';

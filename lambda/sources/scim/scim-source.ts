@@ -23,12 +23,11 @@ import {
   resolveCredential,
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import type { SourceSpec } from '../registry/types.js';
 import { afterRefusal, firstNote, firstStep } from './filter-plan.js';
 import type { FilterStep } from './filter-plan.js';
 import { openListing } from './listing.js';
 import type { Listing } from './listing.js';
-import { scimOptionsFromSpec } from './options.js';
 import type { ScimSourceOptions } from './options.js';
 import { scimBody } from './scim-json.js';
 import { DEFAULT_CAPABILITIES, parseServiceProviderConfig } from './service-provider-config.js';
@@ -36,11 +35,6 @@ import type { ScimCapabilities } from './service-provider-config.js';
 import { loweredUserMapper } from './user-record.js';
 
 const ACCEPT = 'application/scim+json, application/json;q=0.9';
-
-/** Builds SCIM adapters with the kernel settings of this composition (loopback allowance, log). */
-export function createScimSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) => createScimSource(spec, scimOptionsFromSpec(spec), settings);
-}
 
 /** A SCIM adapter for one validated definition. */
 export function createScimSource(
