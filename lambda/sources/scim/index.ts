@@ -16,5 +16,5 @@ export { createScimSourceFactory } from './factory.js';
 export { createScimSource } from './scim-source.js';
 export { DEFAULT_CAPABILITIES, parseServiceProviderConfig } from './service-provider-config.js';
 export type { ScimCapabilities } from './service-provider-config.js';
-export { lowerKeys } from './scim-json.js';
+export { at as scimAttribute, lowerKeys } from './scim-json.js';
 export { scimUserMapper } from './user-record.js';

@@ -15,7 +15,7 @@ import {
   ProviderError,
 } from '../kernel/index.js';
 import type { HttpResult, ProviderHttp, ProviderPage } from '../kernel/index.js';
-import { isObject, lowerKeys, readListPage, scimBody, scimTypeOf } from './scim-json.js';
+import { at, isObject, readListPage, scimBody, scimTypeOf } from './scim-json.js';
 
 /** A page request: its URL, or the page already fetched. */
 export interface ListingRequest {
@@ -58,21 +58,23 @@ function isRefusal(result: HttpResult): boolean {
   }
 }
 
-/** What local matching reads of a (lower-cased) SCIM user: the attributes the server filter names. */
+const textAt = (object: unknown, name: string): string | undefined => {
+  const value = isObject(object) ? at(object, name) : undefined;
+  return typeof value === 'string' ? value : undefined;
+};
+
+/** What local matching reads of a SCIM user: the attributes the server filter names. */
 function searchText(user: unknown): (string | undefined)[] {
-  if (!isObject(user)) return [];
-  const emails = Array.isArray(user['emails']) ? user['emails'] : [];
+  const emails = isObject(user) ? at(user, 'emails') : undefined;
   return [
-    user['displayname'] as string | undefined,
-    user['username'] as string | undefined,
-    ...emails.map((e) => (isObject(e) ? (e['value'] as string | undefined) : undefined)),
+    textAt(user, 'displayName'),
+    textAt(user, 'userName'),
+    ...(Array.isArray(emails) ? emails.map((e) => textAt(e, 'value')) : []),
   ];
 }
 
-function changedAt(user: unknown): string | undefined {
-  const meta = isObject(user) && isObject(user['meta']) ? user['meta'] : undefined;
-  return typeof meta?.['lastmodified'] === 'string' ? meta['lastmodified'] : undefined;
-}
+const changedAt = (user: unknown): string | undefined =>
+  textAt(isObject(user) ? at(user, 'meta') : undefined, 'lastModified');
 
 /** Fetches the listing's first page; a refused filter is answered, not thrown. */
 export async function openListing(options: ListingOptions): Promise<Listing> {
@@ -105,7 +107,7 @@ export async function openListing(options: ListingOptions): Promise<Listing> {
       const body = scimBody(result);
       const start = url.searchParams.get('startIndex');
       const page = readListPage(body, start === null ? undefined : Number(start));
-      const items = page.items.map(lowerKeys);
+      const { items } = page;
       const nextUrl = next(
         { url, status: result.status, headers: result.headers, json: body },
         items.length,

@@ -1,7 +1,7 @@
 /**
  * Reading SCIM responses as RFC 7643 §2.1 says to: attribute names and schema URNs are case-insensitive,
- * so every object key is lower-cased once, and the adapter reads the lower-case names only (`resources`,
- * `totalresults`, `meta.lastmodified`, the enterprise extension's URN). A body is read only when its media
+ * so a list response's top-level keys are lower-cased (`resources`, `totalresults`) and every user
+ * attribute is read with {@link at} (`userName`, `meta.lastModified`, the enterprise extension's URN). A body is read only when its media
  * type is `application/scim+json` or `application/json` (parameters allowed); anything else is a response
  * the adapter cannot trust (`source_unavailable`, `bad_response`).
  */
@@ -15,6 +15,20 @@ const MEDIA_TYPES: readonly string[] = ['application/scim+json', 'application/js
 /** Whether `value` is a plain JSON object. */
 export const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * `object[name]`, else the value of the first key equal to `name` without case: a server spelling names
+ * as the RFC does pays one property read, another one a scan of the object's keys.
+ */
+export function at(object: Json, name: string): unknown {
+  const exact = object[name];
+  if (exact !== undefined) return exact;
+  const wanted = name.toLowerCase();
+  // Lengths first: lower-casing only keys that could match keeps a miss (an attribute not sent) cheap.
+  for (const key in object)
+    if (key.length === wanted.length && key.toLowerCase() === wanted) return object[key];
+  return undefined;
+}
 
 /** A deep copy with every object key lower-cased (values untouched). */
 export function lowerKeys(value: unknown): unknown {
@@ -33,8 +47,8 @@ export function isScimMediaType(contentType: string | undefined): boolean {
 }
 
 /**
- * The body of a SCIM response, its top-level keys lower-cased (a list's users are lower-cased one by one
- * as they are read); throws `source_unavailable` for a body it cannot read.
+ * The body of a SCIM response, its top-level keys lower-cased (users are read with {@link at}); throws
+ * `source_unavailable` for a body it cannot read.
  */
 export function scimBody(result: HttpResult): unknown {
   if (!isScimMediaType(headerValue(result.headers, 'content-type')))

@@ -32,7 +32,7 @@ import type { ScimSourceOptions } from './options.js';
 import { scimBody } from './scim-json.js';
 import { DEFAULT_CAPABILITIES, parseServiceProviderConfig } from './service-provider-config.js';
 import type { ScimCapabilities } from './service-provider-config.js';
-import { loweredUserMapper } from './user-record.js';
+import { scimUserMapper } from './user-record.js';
 
 const ACCEPT = 'application/scim+json, application/json;q=0.9';
 
@@ -129,12 +129,7 @@ export function createScimSource(
     const caps = await capabilitiesFor(http, headers);
     const { step, listings } = await open(http, query, caps, headers);
     if (step.matchHere) log?.({ event: 'provider_local_match', source, filter: step.kind });
-    const toRecord = loweredUserMapper(
-      source,
-      options.locationHost,
-      new Date().toISOString(),
-      options.baseUrl,
-    );
+    const toRecord = scimUserMapper(source, options.locationHost, new Date().toISOString(), options.baseUrl);
     // Users of several listings (one `eq` per attribute) are united by id.
     const seen = listings.length > 1 ? new Set<string>() : undefined;
     for (const listing of listings) {
