@@ -18,6 +18,7 @@ export type ProviderFailureReason =
   | 'invalid_response'
   | 'bad_response'
   | 'redirect'
+  | 'referral_not_followed'
   | 'cross_origin_next'
   | 'insecure_url'
   | 'paging_loop'
