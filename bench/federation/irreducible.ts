@@ -5,7 +5,7 @@
  * platform adds (validation, merging, framing, the runtime, garbage collection). Measured in the same process
  * as the calls, on the same data.
  */
-import { applyQuery, DEMO_SOURCE_OPTIONS, fixtureRecords } from '../../lambda/sources/index.js';
+import { DEMO_SOURCE_OPTIONS, fixtureRecords, matchRecords } from '../../lambda/sources/index.js';
 import type { CapturedEvents } from './sse-meter.js';
 import type { SourceQuery } from '../../lambda/federation/index.js';
 
@@ -15,7 +15,7 @@ import type { SourceQuery } from '../../lambda/federation/index.js';
  */
 export function demoProviderResponses(query: SourceQuery): string[] {
   return DEMO_SOURCE_OPTIONS.flatMap((options) => {
-    const hits = applyQuery(fixtureRecords(options), query);
+    const hits = matchRecords(fixtureRecords(options), query);
     const size = options.providerPageSize ?? 100;
     let pages = Math.ceil(hits.length / size);
     if (options.failure !== undefined) pages = Math.min(pages, options.failure.afterPages ?? 0);

@@ -52,7 +52,12 @@ export function composePlatform(
   const items = composeDirectoryItems(config);
   const sources = composeSources(config, env, logger, {
     ...(items === undefined ? {} : { items }),
-    ...(telemetry === undefined ? {} : { onRateLimitWait: (id, ms) => telemetry.rateLimitWait(id, ms) }),
+    ...(telemetry === undefined
+      ? {}
+      : {
+          onRateLimitWait: (id, ms) => telemetry.rateLimitWait(id, ms),
+          onLocalMatch: (id) => telemetry.localMatch(id),
+        }),
   });
   telemetry?.setSourceKinds((id) => sources.kindOf(id));
   const verifier = createJwtVerifier({

@@ -74,6 +74,8 @@ export interface SourceCompositionOptions {
   definitionsTtlMs?: number;
   /** Told of every wait the provider kernel makes on a `429` (the source's rate-limit metric). */
   onRateLimitWait?: (sourceId: string, waitMs: number) => void;
+  /** Told of every read a provider answered by local matching (the source's local-match metric). */
+  onLocalMatch?: (sourceId: string) => void;
 }
 
 /**
@@ -102,7 +104,7 @@ export function composeSources(
   let resolver = options.resolver;
   const resolve = (name: string): Promise<string> =>
     (resolver ??= composeCredentialResolver(config, env)).resolve(name);
-  const settings = providerSettings(config, logger, options.onRateLimitWait);
+  const settings = providerSettings(config, logger, options);
   const factories = {
     [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
     [SCIM_ADAPTER]: createScimSourceFactory(settings),
@@ -148,17 +150,19 @@ export function composeSources(
 function providerSettings(
   config: PlatformConfig,
   logger: Logger,
-  onRateLimitWait?: (sourceId: string, waitMs: number) => void,
+  metrics: Pick<SourceCompositionOptions, 'onRateLimitWait' | 'onLocalMatch'>,
 ): ProviderSettings {
   return {
     allowLoopbackHttp: isLocalRun(config),
     log: ({ event, source, ...detail }) => {
+      // Every locally matched read is counted, not logged: the degradation itself was logged once.
+      if (event === 'provider_local_match') return metrics.onLocalMatch?.(source.source_identity);
       const fields = { source_type: source.source_type, source_identity: source.source_identity, ...detail };
       if (event === 'provider_failed') logger.warn(`bos.sources.${event}`, fields);
       else logger.info(`bos.sources.${event}`, fields);
       // A source's identity is its id (`buildSource`).
       if (event === 'provider_rate_limit_wait' && detail.wait_ms !== undefined)
-        onRateLimitWait?.(source.source_identity, detail.wait_ms);
+        metrics.onRateLimitWait?.(source.source_identity, detail.wait_ms);
     },
   };
 }

@@ -2,7 +2,6 @@
 export {
   DEMO_SOURCE_OPTIONS,
   FIXTURE_PRESET_NAMES,
-  applyQuery,
   createDemoSources,
   createFixtureSource,
   createFixtureSourceFactory,
@@ -42,6 +41,7 @@ export type {
   SourceSpec,
   UnreadableSource,
 } from './registry/index.js';
+export { foldForMatch, matchRecords } from './kernel/local-match.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
 // The kinds' factories and names come from their light modules (options reading only): an adapter's read
 // path is loaded by `import()` on its first read (`registry/deferred.ts`), so it must not be reachable from

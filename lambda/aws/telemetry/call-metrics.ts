@@ -22,6 +22,7 @@ export const METRIC = {
   sourceRecords: 'SourceRecords',
   sourceErrors: 'SourceErrors',
   sourceRateLimitWait: 'SourceRateLimitWait',
+  sourceLocalMatches: 'SourceLocalMatches',
   sourceDeadlineHits: 'SourceDeadlineHits',
 } as const;
 
@@ -69,6 +70,7 @@ function publishSource(metrics: Metrics, source: SourceTally): void {
     // 0 or the number of failed reads: its Average per source is the source's error rate.
     m.addMetric(METRIC.sourceErrors, MetricUnit.Count, source.errors.length);
     m.addMetric(METRIC.sourceRateLimitWait, MetricUnit.Milliseconds, source.rateLimitWaitMs);
+    m.addMetric(METRIC.sourceLocalMatches, MetricUnit.Count, source.localMatches);
     m.addMetric(METRIC.sourceDeadlineHits, MetricUnit.Count, source.deadlineHits);
   });
   for (const code of source.errors)

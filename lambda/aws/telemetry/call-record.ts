@@ -20,6 +20,8 @@ export interface SourceTally {
   pages: number;
   records: number;
   rateLimitWaitMs: number;
+  /** Reads answered by local matching over a listing (the provider could not filter). */
+  localMatches: number;
   deadlineHits: number;
   /** Contract error codes, one per failed read. */
   readonly errors: string[];
@@ -69,7 +71,16 @@ export class CallRecord {
   source(id: string, type: string): SourceTally {
     let tally = this.sources.get(id);
     if (tally === undefined) {
-      tally = { type, id, pages: 0, records: 0, rateLimitWaitMs: 0, deadlineHits: 0, errors: [] };
+      tally = {
+        type,
+        id,
+        pages: 0,
+        records: 0,
+        rateLimitWaitMs: 0,
+        localMatches: 0,
+        deadlineHits: 0,
+        errors: [],
+      };
       this.sources.set(id, tally);
     }
     return tally;

@@ -94,6 +94,12 @@ export class InvocationTelemetry {
     if (tally !== undefined) tally.rateLimitWaitMs += waitMs;
   }
 
+  /** A read of this source was answered by local matching: its provider refused or lacks the filter. */
+  localMatch(sourceId: string): void {
+    const tally = this.sourceTally(sourceId);
+    if (tally !== undefined) tally.localMatches += 1;
+  }
+
   /** The entry's answer: its status, and the session it belongs to (request header, else the answer's). */
   answered(status: number, sessionId: string | null | undefined): void {
     const record = this.#scope.getStore();

@@ -11,17 +11,18 @@ import type {
   SourceQuery,
   SourceRef,
 } from '../../federation/index.js';
-import { applyQuery } from '../fixture/fixture-source.js';
 import {
   basicAuthorization,
   bearerAuthorization,
   cursorPaging,
   linkPaging,
+  matchRecords,
   nextUrlPaging,
   ProviderError,
   ProviderHttp,
   providerPages,
   ReadBudget,
+  repeatedPageGuard,
   resolveCredential,
 } from '../kernel/index.js';
 import type { JsonPage, NextPageUrl, ProviderSettings } from '../kernel/index.js';
@@ -45,7 +46,6 @@ export function createHttpJsonSource(
         })
       : undefined;
   const origin = options.baseUrl.origin;
-  const next = nextPageOf(options.pagination, origin);
 
   async function authorization(budget: ReadBudget): Promise<Record<string, string>> {
     switch (options.auth.kind) {
@@ -74,6 +74,7 @@ export function createHttpJsonSource(
       query.operation !== 'get_person' &&
       (own === undefined || (query.operation === 'list_people' && !template.includes('{updated_since}')));
     const first = firstPage(new URL(fill(template, values), options.baseUrl), options.pagination);
+    const next = nextPageOf(options.pagination, origin);
     const pages = providerPages<URL>({
       source,
       first,
@@ -84,11 +85,11 @@ export function createHttpJsonSource(
         const items = atPath(page.json, options.recordsPath);
         if (!Array.isArray(items))
           throw new ProviderError('source_unavailable', 'invalid_response', page.status);
-        return { items: items as unknown[], next: next(page, items.length) };
+        return { items: items as unknown[], next: next(page, items.length, items as unknown[]) };
       },
     });
     for await (const page of pages) {
-      const kept = answerHere ? applyQuery(page, query) : page;
+      const kept = answerHere ? matchRecords(page, query) : page;
       if (kept.length > 0) yield kept;
     }
   }
@@ -107,7 +108,11 @@ function firstPage(url: URL, pagination: HttpJsonPagination): URL {
   return url;
 }
 
-/** The next page's URL by the declared pagination; a short page ends offset and page-number paging. */
+/**
+ * The next page's URL by the declared pagination. Offset and page-number paging end on an empty page
+ * only: a server that answers fewer records than asked (its own maximum page size) would otherwise end
+ * the read early and call it complete. A page that repeats the one before fails the source.
+ */
 function nextPageOf(pagination: HttpJsonPagination, origin: string): NextPageUrl {
   switch (pagination.kind) {
     case 'none':
@@ -119,24 +124,20 @@ function nextPageOf(pagination: HttpJsonPagination, origin: string): NextPageUrl
     case 'link_header':
       return linkPaging(origin);
     case 'offset_limit':
-      return (page: JsonPage, items: number) => {
-        if (items < pagination.pageSize) return undefined;
-        const url = new URL(page.url);
-        url.searchParams.set(
-          pagination.offsetParam,
-          String(Number(url.searchParams.get(pagination.offsetParam) ?? 0) + items),
-        );
-        return url;
-      };
+      return advancing(pagination.offsetParam, 0, (offset, items) => offset + items);
     case 'page_number':
-      return (page: JsonPage, items: number) => {
-        if (items < pagination.pageSize) return undefined;
-        const url = new URL(page.url);
-        url.searchParams.set(
-          pagination.pageParam,
-          String(Number(url.searchParams.get(pagination.pageParam) ?? pagination.firstPage) + 1),
-        );
-        return url;
-      };
+      return advancing(pagination.pageParam, pagination.firstPage, (page) => page + 1);
   }
+}
+
+/** Paging by a number parameter that `step` advances, until an empty page. */
+function advancing(param: string, start: number, step: (at: number, items: number) => number): NextPageUrl {
+  const guard = repeatedPageGuard();
+  return (page: JsonPage, items: number, list?: readonly unknown[]) => {
+    if (items === 0) return undefined;
+    guard(list);
+    const url = new URL(page.url);
+    url.searchParams.set(param, String(step(Number(url.searchParams.get(param) ?? start), items)));
+    return url;
+  };
 }

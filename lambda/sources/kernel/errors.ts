@@ -16,6 +16,7 @@ export type ProviderFailureReason =
   | 'body_too_large'
   | 'invalid_json'
   | 'invalid_response'
+  | 'bad_response'
   | 'redirect'
   | 'referral_not_followed'
   | 'cross_origin_next'

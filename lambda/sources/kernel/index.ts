@@ -9,6 +9,8 @@
  * - {@link providerPages}: the page loop (fetch, map/validate items, yield per provider page, prefetch the
  *   next page); HTTP paging kinds {@link indexPaging}, {@link cursorPaging}, {@link linkPaging},
  *   {@link nextUrlPaging}; LDAP passes its own cookie step as `fetchPage`.
+ * - {@link matchRecords} / {@link localMatcher}: the one local matching semantics (NFKC, caseless) for
+ *   queries a provider does not answer itself.
  * - {@link ProviderError}: the only error an adapter throws — a contract code plus a reason of ours.
  * - Credentials: {@link resolveCredential}, {@link bearerAuthorization}, {@link basicAuthorization}.
  */
@@ -19,9 +21,10 @@ export { isProviderError, ProviderError } from './errors.js';
 export type { ProviderFailureReason } from './errors.js';
 export { DEFAULT_MAX_BODY_BYTES, sendHttp, TransportError } from './http-transport.js';
 export type { HttpExchange, HttpResult } from './http-transport.js';
+export { anyContains, foldForMatch, localMatcher, matchRecords, recordSearchText } from './local-match.js';
 export { providerPages } from './page-loop.js';
 export type { ItemOutcome, PageLoopOptions, ProviderPage } from './page-loop.js';
-export { cursorPaging, indexPaging, linkPaging, nextUrlPaging } from './paging.js';
+export { cursorPaging, indexPaging, linkPaging, nextUrlPaging, repeatedPageGuard } from './paging.js';
 export type { NextPageUrl } from './paging.js';
 export { ProviderHttp } from './provider-request.js';
 export type { JsonPage } from './provider-request.js';

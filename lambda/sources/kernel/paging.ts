@@ -9,8 +9,11 @@ import { headerValue } from './rate-limit.js';
 import type { JsonPage } from './provider-request.js';
 import { sameOriginNext } from './url-policy.js';
 
-/** Computes the next page's URL from the page just read. */
-export type NextPageUrl = (page: JsonPage, items: number) => URL | undefined;
+/**
+ * Computes the next page's URL from the page just read: its response, how many items it carried, and the
+ * items themselves (for the repeated-page guard).
+ */
+export type NextPageUrl = (page: JsonPage, items: number, list?: readonly unknown[]) => URL | undefined;
 
 const withParam = (url: URL, name: string, value: string): URL => {
   const next = new URL(url);
@@ -22,21 +25,47 @@ const fieldOf = (json: unknown, field: string): unknown =>
   typeof json === 'object' && json !== null ? (json as Record<string, unknown>)[field] : undefined;
 
 /**
- * 1-based index paging (SCIM `startIndex`/`count`, RFC 7644 §3.4.2.4). The next start is this start plus
- * the items received; it stops on an empty page or once `totalResults` is reached (a total that shrinks
- * between pages is normal and simply ends sooner).
+ * Fails the read when a page starts with the same item as the page before it: a provider that ignores the
+ * offset would otherwise be paged, and its first page repeated, until the page loop's cap.
  */
-export function indexPaging(options: { startParam?: string; totalField?: string }): NextPageUrl {
+export function repeatedPageGuard(): (list: readonly unknown[] | undefined) => void {
+  let previous: string | undefined;
+  return (list) => {
+    if (list === undefined || list.length === 0) return;
+    const first = JSON.stringify(list[0]);
+    if (first === previous) throw new ProviderError('source_unavailable', 'paging_loop');
+    previous = first;
+  };
+}
+
+/**
+ * 1-based index paging (SCIM `startIndex`/`count`, RFC 7644 §3.4.2.4), lossless: a read ends on an empty
+ * page, or once a short page reaches a readable `totalResults`. A full page that reaches the total asks
+ * once more (a total that counts only the page would otherwise end the read early), a total smaller than
+ * what was already received is ignored, and without a total the read pages until an empty page. A total
+ * that shrinks between pages is normal and simply ends sooner.
+ */
+export function indexPaging(options: {
+  startParam?: string;
+  countParam?: string;
+  /** Reads the total from the body. @default the `totalResults` field */
+  totalOf?: (json: unknown) => unknown;
+}): NextPageUrl {
   const startParam = options.startParam ?? 'startIndex';
-  const totalField = options.totalField ?? 'totalResults';
-  return (page, items) => {
+  const countParam = options.countParam ?? 'count';
+  const totalOf = options.totalOf ?? ((json: unknown) => fieldOf(json, 'totalResults'));
+  const guard = repeatedPageGuard();
+  return (page, items, list) => {
     if (items === 0) return undefined;
+    guard(list);
     const start = Number(page.url.searchParams.get(startParam) ?? '1');
-    const total = fieldOf(page.json, totalField);
-    const next = start + items;
-    if (typeof total === 'number' && next > total) return undefined;
-    if (typeof total !== 'number') return undefined; // without a total the end cannot be known: stop
-    return withParam(page.url, startParam, String(next));
+    const asked = Number(page.url.searchParams.get(countParam) ?? Number.NaN);
+    const total = totalOf(page.json);
+    const received = start - 1 + items;
+    // A full page proves nothing about the end; without a count asked, every page counts as short.
+    const short = !Number.isFinite(asked) || items < asked;
+    if (short && total === received) return undefined;
+    return withParam(page.url, startParam, String(start + items));
   };
 }
 

@@ -63,7 +63,13 @@ export class ProviderHttp {
   async send(
     url: URL,
     headers: Readonly<Record<string, string>>,
-    init: { method?: 'GET' | 'POST'; body?: string; signal?: AbortSignal } = {},
+    init: {
+      method?: 'GET' | 'POST';
+      body?: string;
+      signal?: AbortSignal;
+      /** Statuses answered to the caller instead of failing (a SCIM filter refusal is read, not fatal). */
+      passStatus?: readonly number[];
+    } = {},
   ): Promise<HttpResult> {
     const settings = this.#settings;
     assertProviderUrl(url, settings.allowLoopbackHttp ?? false);
@@ -98,7 +104,7 @@ export class ProviderHttp {
         );
       }
       const { status } = result;
-      if (status >= 200 && status < 300) return result;
+      if ((status >= 200 && status < 300) || init.passStatus?.includes(status) === true) return result;
       if (status === 429) {
         const wait = rateLimitWaitMs(result.headers) ?? settings.defaultRateLimitWaitMs ?? 1000;
         if (rateWaits < (settings.maxRateLimitWaits ?? 3) && this.#budget.fits(wait)) {
@@ -149,6 +155,11 @@ export class ProviderHttp {
     });
     await this.#budget.sleep(wait);
     return true;
+  }
+
+  /** Logs a failure an adapter found in a response (code, reason, status: all ours); returns it for throwing. */
+  failed(error: ProviderError): ProviderError {
+    return this.#failed(error);
   }
 
   /** Logs a failure (code, reason, status: all ours) and returns it for throwing. */

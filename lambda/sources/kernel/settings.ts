@@ -8,10 +8,25 @@ import type { ProviderFailureReason } from './errors.js';
 /** One kernel observation. Every field is ours (no provider text, URL, header or credential). */
 export interface ProviderLogEntry {
   readonly event:
-    'provider_retry' | 'provider_rate_limit_wait' | 'provider_failed' | 'provider_records_skipped';
+    | 'provider_retry'
+    | 'provider_rate_limit_wait'
+    | 'provider_failed'
+    | 'provider_records_skipped'
+    /** A server refused a filter, or says it has none: its queries move to a step it accepts (once each). */
+    | 'provider_filter_degraded'
+    /** One read answered by local matching over a listing (every such read: a metric, not a log line). */
+    | 'provider_local_match';
   readonly source: SourceRef;
   readonly code?: SourceErrorCode;
-  readonly reason?: ProviderFailureReason | 'server_error' | 'connection_reset' | 'malformed_record';
+  readonly reason?:
+    | ProviderFailureReason
+    | 'server_error'
+    | 'connection_reset'
+    | 'malformed_record'
+    | 'filter_refused'
+    | 'filter_not_supported';
+  /** The filtering a degraded source now uses (`contains`, `exact`, `updated_since`, `local`). */
+  readonly filter?: string;
   /** HTTP status or LDAP result code. */
   readonly status?: number;
   readonly wait_ms?: number;

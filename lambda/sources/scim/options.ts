@@ -11,6 +11,11 @@
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
 
+/** The `filter` option's values (docs/sources.md "Filtering"). */
+export const FILTER_OPTIONS = ['auto', 'server', 'local'] as const;
+/** How a source's queries are answered: see {@link ScimSourceOptions.filter}. */
+export type FilterOption = (typeof FILTER_OPTIONS)[number];
+
 /** The adapter kind this module builds. */
 export const SCIM_ADAPTER = 'scim';
 
@@ -26,9 +31,16 @@ export interface ScimSourceOptions {
   /** The host every record's `meta.location` must name (default: the base URL's host). */
   readonly locationHost: string;
   readonly timeoutMs?: number;
+  /**
+   * Where queries are answered: `auto` tries the server's filters and degrades to what it accepts,
+   * `server` only ever sends the full filter (a refusal fails the source), `local` lists every user and
+   * matches here (docs/sources.md "Filtering").
+   * @default 'auto'
+   */
+  readonly filter: FilterOption;
 }
 
-const KEYS = ['base_url', 'auth', 'source_type', 'page_size', 'location_host', 'timeout_ms'];
+const KEYS = ['base_url', 'auth', 'source_type', 'page_size', 'location_host', 'timeout_ms', 'filter'];
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
@@ -66,6 +78,9 @@ export function scimOptionsFromSpec(spec: SourceSpec): ScimSourceOptions {
   const timeout = o['timeout_ms'];
   if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
     problems.push('options.timeout_ms must be a positive integer');
+  const filter = o['filter'] ?? 'auto';
+  if (!FILTER_OPTIONS.includes(filter as FilterOption))
+    problems.push(`options.filter must be one of ${FILTER_OPTIONS.map((f) => `"${f}"`).join(', ')}`);
   if (spec.credential === undefined) problems.push('a scim source needs a credential_ref');
   if (problems.length > 0 || baseUrl === undefined)
     throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
@@ -76,5 +91,6 @@ export function scimOptionsFromSpec(spec: SourceSpec): ScimSourceOptions {
     pageSize: pageSize as number,
     locationHost: typeof locationHost === 'string' ? locationHost.toLowerCase() : baseUrl.host.toLowerCase(),
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    filter: filter as FilterOption,
   };
 }

@@ -8,21 +8,22 @@
 import type { RawRecord, SourceRef } from '../../federation/index.js';
 import { ProviderError } from '../kernel/index.js';
 import type { ItemOutcome } from '../kernel/index.js';
+import { at, isObject } from './scim-json.js';
 
+// Every name is read with `at` (RFC 7643 §2.1: attribute names and schema URNs are case-insensitive).
 const ENTERPRISE = 'urn:ietf:params:scim:schemas:extension:enterprise:2.0:User';
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
 
 /** The primary (else first) `value` of a multi-valued attribute such as `emails`. */
 function primaryValue(list: unknown): string | null {
   if (!Array.isArray(list)) return null;
   const entries = list.filter(isObject);
-  const chosen = entries.find((e) => e['primary'] === true) ?? entries[0];
-  return text(chosen?.['value']) ?? null;
+  const chosen = entries.find((e) => at(e, 'primary') === true) ?? entries[0];
+  return chosen === undefined ? null : (text(at(chosen, 'value')) ?? null);
 }
 
 /** Non-secret, commonly useful attributes, only those present. */
@@ -32,14 +33,14 @@ function attributesOf(user: Json): Record<string, unknown> {
     const v = text(value);
     if (v !== undefined) out[key] = v;
   };
-  put('user_name', user['userName']);
-  put('title', user['title']);
-  put('user_type', user['userType']);
-  const enterprise = user[ENTERPRISE];
+  put('user_name', at(user, 'userName'));
+  put('title', at(user, 'title'));
+  put('user_type', at(user, 'userType'));
+  const enterprise = at(user, ENTERPRISE);
   if (isObject(enterprise)) {
-    put('department', enterprise['department']);
-    put('employee_number', enterprise['employeeNumber']);
-    put('organization', enterprise['organization']);
+    put('department', at(enterprise, 'department'));
+    put('employee_number', at(enterprise, 'employeeNumber'));
+    put('organization', at(enterprise, 'organization'));
   }
   return out;
 }
@@ -53,10 +54,11 @@ export function scimUserMapper(
 ): (item: unknown) => ItemOutcome {
   return (item) => {
     if (!isObject(item)) return MALFORMED;
-    const id = text(item['id']);
+    const id = text(at(item, 'id'));
     if (id === undefined) return MALFORMED;
-    const meta = isObject(item['meta']) ? item['meta'] : {};
-    const location = text(meta['location']);
+    const metaValue = at(item, 'meta');
+    const meta: Json = isObject(metaValue) ? metaValue : {};
+    const location = text(at(meta, 'location'));
     if (location !== undefined) {
       let host: string;
       try {
@@ -67,9 +69,11 @@ export function scimUserMapper(
       }
       if (host !== locationHost) throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
     }
-    const modified = text(meta['lastModified']);
-    const name = isObject(item['name']) ? item['name'] : {};
-    const given = [text(name['givenName']), text(name['familyName'])].filter(Boolean).join(' ');
+    const modified = text(at(meta, 'lastModified'));
+    const active = at(item, 'active');
+    const nameValue = at(item, 'name');
+    const name: Json = isObject(nameValue) ? nameValue : {};
+    const given = [text(at(name, 'givenName')), text(at(name, 'familyName'))].filter(Boolean).join(' ');
     const record: RawRecord = {
       source_type: source.source_type,
       source_identity: source.source_identity,
@@ -77,16 +81,16 @@ export function scimUserMapper(
       record_type: 'person',
       observed_at: modified !== undefined && !Number.isNaN(Date.parse(modified)) ? modified : readAt,
       capabilities: CAPABILITIES,
-      version: text(meta['version']) ?? null,
+      version: text(at(meta, 'version')) ?? null,
       display_name:
-        text(item['displayName']) ??
-        text(name['formatted']) ??
+        text(at(item, 'displayName')) ??
+        text(at(name, 'formatted')) ??
         (given || undefined) ??
-        text(item['userName']) ??
+        text(at(item, 'userName')) ??
         null,
-      email: primaryValue(item['emails']),
-      phone: primaryValue(item['phoneNumbers']),
-      lifecycle: item['active'] === true ? 'active' : item['active'] === false ? 'inactive' : null,
+      email: primaryValue(at(item, 'emails')),
+      phone: primaryValue(at(item, 'phoneNumbers')),
+      lifecycle: active === true ? 'active' : active === false ? 'inactive' : null,
       attributes: attributesOf(item),
     };
     return record;

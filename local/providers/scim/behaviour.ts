@@ -4,6 +4,8 @@
  * slowness, a response from the wrong host, a token that no longer works).
  */
 
+import type { ScimProfile } from './profile.js';
+
 /** What the server does besides answering normally. */
 export interface ScimBehaviour {
   /** Advertise and serve RFC 9865 cursor paging instead of `startIndex`. @default false */
@@ -20,6 +22,8 @@ export interface ScimBehaviour {
   wrongLocationHost: boolean;
   /** The bearer token accepted (tests change it to make the configured one wrong). */
   token: string;
+  /** A restricted-server profile (`profile.ts`). @default FULL_PROFILE */
+  profile: ScimProfile;
 }
 
 /** One `/Users` request as the server saw it. */

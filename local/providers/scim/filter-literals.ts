@@ -4,10 +4,12 @@
  * hands SCIMMY a filter whose literals are plain placeholders, and puts the decoded values back into the
  * parsed expression before matching, so a quote or backslash in a query is matched as the character it is.
  * SCIMMY's `match` also compares case-sensitively, while every string attribute the adapter filters on is
- * `caseExact: false` (RFC 7643 §4.1): values and a shadow copy of the users are lower-cased (outside
- * `meta`, whose timestamps compare as dates).
+ * `caseExact: false` (RFC 7643 §4.1): values and a shadow copy of the users are folded (outside `meta`,
+ * whose timestamps compare as dates) the way the platform compares text without case — Unicode
+ * normalisation and caseless matching — as a server with Unicode-aware collation does.
  */
 import SCIMMY from 'scimmy';
+import { foldForMatch } from '../../../lambda/sources/index.js';
 
 const LITERAL = /"(?:[^"\\]|\\.)*"/g;
 const PLACEHOLDER = /^__v(\d+)__$/;
@@ -33,7 +35,7 @@ function restore(node: unknown, values: readonly string[], lower: boolean): unkn
   if (typeof node === 'string') {
     const match = PLACEHOLDER.exec(node);
     const value = match === null ? node : (values[Number(match[1])] ?? '');
-    return lower && match !== null ? value.toLowerCase() : value;
+    return lower && match !== null ? foldForMatch(value) : value;
   }
   if (Array.isArray(node)) return node.map((child) => restore(child, values, lower));
   if (typeof node === 'object' && node !== null)
@@ -43,9 +45,9 @@ function restore(node: unknown, values: readonly string[], lower: boolean): unkn
   return node;
 }
 
-/** A deep copy with every string lower-cased outside `meta`. */
+/** A deep copy with every string folded outside `meta`. */
 export function caseFolded<T>(value: T, lower = true): T {
-  if (typeof value === 'string') return (lower ? value.toLowerCase() : value) as T;
+  if (typeof value === 'string') return (lower ? foldForMatch(value) : value) as T;
   if (Array.isArray(value)) return value.map((v: unknown) => caseFolded(v, lower)) as T;
   if (typeof value === 'object' && value !== null && !(value instanceof Date))
     return Object.fromEntries(

@@ -19,6 +19,7 @@ import type { PopulationOptions, ProviderPerson } from '../population.js';
 import type { ScimBehaviour, ScimRequestRecord } from './behaviour.js';
 import { cursorRequest, cursorResponse } from './cursor.js';
 import { caseFolded, extractLiterals, matchUsers } from './filter-literals.js';
+import { eqOnlyRefusal, FULL_PROFILE, respelled } from './profile.js';
 
 /** Options of {@link startScimServer}. */
 export interface ScimServerOptions {
@@ -145,6 +146,7 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
     delayMs: 0,
     wrongLocationHost: false,
     token: options.token ?? randomBytes(24).toString('base64url'),
+    profile: { ...FULL_PROFILE },
   };
   const requests: ScimRequestRecord[] = [];
   const app = express();
@@ -185,7 +187,9 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
         try {
           if (extracted === undefined) throw new Error('unterminated string');
           // SCIMMY accepts a comparison without a value (`userName eq`) and matches nothing: refuse it.
-          parseFilter(extracted.filter);
+          const parsed = parseFilter(extracted.filter);
+          const refusal = behaviour.profile.eqOnly ? eqOnlyRefusal(parsed) : undefined;
+          if (refusal !== undefined) return scimError(res, 400, 'invalidFilter', refusal);
         } catch {
           return scimError(res, 400, 'invalidFilter', 'The specified filter syntax was invalid');
         }
@@ -193,6 +197,7 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
         literals.set(req, extracted.values);
       }
       if (behaviour.cursorPaging && !cursorRequest(req, res)) return;
+      respell(res);
       next();
     })().catch(next);
   });
@@ -200,6 +205,8 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
   app.use(
     '/scim/v2',
     (req: Request, res: Response, next: NextFunction) => {
+      if (req.path === '/ServiceProviderConfig' && behaviour.profile.noServiceProviderConfig)
+        return scimError(res, 404, undefined, 'Not found');
       if (behaviour.cursorPaging && req.path === '/ServiceProviderConfig') cursorResponse.advertise(res);
       next();
     },
@@ -214,6 +221,19 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
       baseUri: () => `https://${behaviour.wrongLocationHost ? 'hr.other.example' : `127.0.0.1:${port}`}`,
     }),
   );
+
+  /** Answers this `/Users` list in the profile's spelling and media type. */
+  function respell(res: Response): void {
+    const { otherCase, contentType } = behaviour.profile;
+    if (!otherCase && contentType === undefined) return;
+    const send = res.send.bind(res);
+    res.send = (body?: unknown) => {
+      if (res.statusCode !== 200) return send(body);
+      const json: unknown = typeof body === 'string' ? JSON.parse(body) : body;
+      if (contentType !== undefined) res.type(contentType);
+      return send(JSON.stringify(otherCase ? respelled(json) : json));
+    };
+  }
 
   const server: Server = app.listen(options.port ?? 0, '127.0.0.1');
   await once(server, 'listening');

@@ -19,6 +19,7 @@ import { runFederation } from '../../../lambda/federation/index.js';
 import type { FederationEvent, SourceAdapter } from '../../../lambda/federation/index.js';
 import type { Logger } from '../../../lambda/mcp/index.js';
 import { composeSources } from '../../../lambda/handlers/compose-sources.js';
+import { startReplayHttpServer } from '../../../local/providers/replay/http-server.js';
 
 const LOCAL = loadConfig({});
 
@@ -141,6 +142,73 @@ describe('sources from the embedded directory document', () => {
           'source acme-soap: adapter "soap" is not known (known: fixture, scim, ldap, entra, okta, http-json)' &&
         error.problems[1] === 'source acme-bad: options.record_count must be an integer from 0 to 100000',
     );
+  });
+});
+
+describe('a SCIM source that cannot filter', () => {
+  it('logs its degradation once, with no provider text, and counts every read matched here', async () => {
+    // Prepare: a server that answers every filter with 501 and lists two users
+    const server = await startReplayHttpServer(({ url }) =>
+      Promise.resolve(
+        url.searchParams.has('filter')
+          ? { status: 501, body: { detail: 'provider-says-no-7c1' } }
+          : {
+              status: 200,
+              headers: { 'content-type': 'application/scim+json' },
+              body: {
+                totalResults: 2,
+                Resources: [
+                  { id: '1', displayName: 'Ada Lovelace' },
+                  { id: '2', displayName: 'Alan Turing' },
+                ],
+              },
+            },
+      ),
+    );
+    const definitions: SourceDefinition[] = [
+      {
+        source_id: 'acme-scim',
+        adapter: 'scim',
+        credential_ref: 'ACME_SCIM_TOKEN',
+        options: { base_url: `${server.origin}/scim/v2` },
+      },
+    ];
+    const logger = recordingLogger();
+    const localMatches: string[] = [];
+    const { sources } = composeSources(LOCAL, {}, logger, {
+      definitions,
+      resolver: recordingResolver({ ACME_SCIM_TOKEN: 'token-1' }),
+      onLocalMatch: (id) => localMatches.push(id),
+    });
+    // Act
+    const found: string[] = [];
+    for (let read = 0; read < 2; read++) {
+      const result = await runFederation({
+        sources: [sources.get('acme-scim')!],
+        query: { operation: 'search_people', query: 'turing' },
+        deadline: Date.now() + 5000,
+      });
+      found.push(...result.records.map((r) => r.display_name ?? ''));
+    }
+    await server.close();
+    // Assess
+    assert.deepEqual(found, ['Alan Turing', 'Alan Turing']);
+    const degraded = logger.lines.filter((l) => l.message === 'bos.sources.provider_filter_degraded');
+    assert.deepEqual(degraded, [
+      {
+        level: 'info',
+        message: 'bos.sources.provider_filter_degraded',
+        fields: {
+          source_type: 'scim',
+          source_identity: 'acme-scim',
+          reason: 'filter_refused',
+          status: 501,
+          filter: 'local',
+        },
+      },
+    ]);
+    assert.deepEqual(localMatches, ['acme-scim', 'acme-scim']);
+    assert.ok(!JSON.stringify(logger.lines).includes('provider-says-no'));
   });
 });
 

@@ -48,6 +48,7 @@ describe('InvocationTelemetry', () => {
       t.calls.annotate({ method: 'tools/call', toolName: 'search_people', protocolVersion: '2026-07-28' });
       t.rateLimitWait('scim-a', 1200);
       t.rateLimitWait('scim-a', 300);
+      t.localMatch('scim-a');
       operationTelemetry(t).operationFinished({
         completeness: 'partial',
         sources: [
@@ -95,6 +96,8 @@ describe('InvocationTelemetry', () => {
     assert.equal(metric('SourceRateLimitWait', 'scim-a')?.value, 1500);
     assert.equal(metric('SourceRateLimitWait', 'scim-a')?.dimensions['source.type'], 'scim');
     assert.equal(metric('SourceRecords', 'scim-a')?.value, 150);
+    assert.equal(metric('SourceLocalMatches', 'scim-a')?.value, 1);
+    assert.equal(metric('SourceLocalMatches', 'slow')?.value, 0);
     assert.equal(metric('SourceFirstPageTime', 'slow'), undefined, 'no page, no first-page time');
     assert.equal(metric('SourceDeadlineHits', 'slow')?.value, 1);
     assert.equal(metric('SourceErrors', 'slow')?.value, 1);

@@ -36,14 +36,18 @@ before(async () => {
     const found = q === undefined ? rows : rows.filter((r) => r.emp.name.toLowerCase().includes(q));
     const slice = (from: number, size: number) => found.slice(from, from + size);
     const p = url.searchParams;
-    switch (url.pathname) {
+    // `/capped…` answers at most 40 records a page, whatever was asked (as servers with a lower maximum do).
+    const cap = url.pathname.startsWith('/capped') ? 40 : Infinity;
+    switch (url.pathname.replace('/capped', '/')) {
+      case '//offset':
       case '/offset':
         return Promise.resolve({
           status: 200,
-          body: { data: { items: slice(Number(p.get('offset')), Number(p.get('limit'))) } },
+          body: { data: { items: slice(Number(p.get('offset')), Math.min(cap, Number(p.get('limit')))) } },
         });
+      case '//pages':
       case '/pages': {
-        const size = Number(p.get('per_page'));
+        const size = Math.min(cap, Number(p.get('per_page')));
         return Promise.resolve({
           status: 200,
           body: { data: { items: slice((Number(p.get('page')) - 1) * size, size) } },
@@ -130,6 +134,18 @@ describe('http-json source', { timeout: 30_000 }, () => {
       assert.equal(record.display_name, people[0]!.displayName);
       assert.equal(record.attributes['department'], people[0]!.department);
       assert.equal(record.sources[0]!.observed_at, new Date(people[0]!.lastModified).toISOString());
+    });
+
+  for (const [name, options] of [
+    ['offset/limit', { operations: { list_people: '/capped/offset' }, pagination: { kind: 'offset_limit' } }],
+    ['page number', { operations: { list_people: '/capped/pages' }, pagination: { kind: 'page_number' } }],
+  ] as const)
+    it(`reads every record by ${name} from a server that answers fewer per page than asked`, async () => {
+      const run = await runSource(
+        adapter(spec({ ...options, pagination: { ...options.pagination, page_size: 100 } })),
+      );
+      assert.equal(run.terminal, 'complete 6', 'six short pages, none taken for the last');
+      assert.equal(run.delivered, 230);
     });
 
   it('fills the search template with the URL-encoded query', async () => {
