@@ -91,6 +91,11 @@ export interface StackOptions {
    */
   providers?: boolean;
   /**
+   * With `providers`, also run Samba AD DC (when it can run here) and add `acme-ad` (`npm start` does).
+   * Off by default: Samba's ports are fixed, so only one run on the machine can have it. @default false
+   */
+  activeDirectory?: boolean;
+  /**
    * The directory document seeded into DynamoDB Local in place of the demo one (benchmarks point it at
    * providers they run themselves; their credentials go in `env` as `BOS_SECRET_<NAME>`). Not combined with
    * `providers`. @default the demo directory
@@ -207,7 +212,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     if (options.providers === true && options.directory !== undefined)
       throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
-      const running = await startDemoProviders();
+      const running = await startDemoProviders({ activeDirectory: options.activeDirectory === true });
       cleanups.push(() => running.close());
       Object.assign(environment, running.environment);
       directory = parseDirectoryDocument(

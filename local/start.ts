@@ -53,6 +53,7 @@ try {
   const stack = await startStack({
     port,
     providers: true,
+    activeDirectory: true,
     ...frontOptions,
     ...(concurrency !== undefined && { concurrency }),
   });
