@@ -4,7 +4,7 @@
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
 import { randomBytes } from 'node:crypto';
-import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
+import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling/options.js';
 import { MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth/index.js';

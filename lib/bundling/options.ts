@@ -1,5 +1,5 @@
 /**
- * How the Lambda entry is bundled. Plain data shared by the CDK asset (deploy, `lib/lambda-code.ts`) and
+ * How the Lambda entry is bundled. Plain data shared by the CDK asset (deploy, `lib/bundling/lambda-code.ts`) and
  * `local/bundle.ts` (the local stack and benchmarks), so the code that runs locally under the Lambda runtime
  * client is byte-for-byte the code CDK ships: both call esbuild with {@link lambdaBuildOptions}.
  *

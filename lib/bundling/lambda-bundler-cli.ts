@@ -1,5 +1,5 @@
 /**
- * `node --import tsx lib/lambda-bundler-cli.ts <entry> <outdir> <absWorkingDir>`: {@link buildLambda} as a
+ * `node --import tsx lib/bundling/lambda-bundler-cli.ts <entry> <outdir> <absWorkingDir>`: {@link buildLambda} as a
  * process, for CDK's local bundling hook, which must finish synchronously (esbuild plugins need its
  * asynchronous API). Exits 1 with the reason on stderr when the bundle cannot be built.
  */
