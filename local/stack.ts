@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling/options.js';
-import { MCP_PATH } from '../lib/routes.js';
+import { CONSOLE_PATH, MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth/index.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
@@ -113,6 +113,8 @@ export interface LocalStack {
   endpoint: string;
   /** `http://127.0.0.1:<port>`. */
   baseUrl: string;
+  /** The operator console's page, beside the endpoint (docs/console.md). */
+  consoleUrl: string;
   port: number;
   /** The bundle the runtimes load. */
   bundle: BundleResult;
@@ -150,7 +152,11 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
   };
   try {
     const entry = fromRepo(options.handlerEntry ?? PLATFORM_HANDLER_ENTRY);
-    const bundle = await bundleHandler({ entry, outDir: options.bundleDir ?? defaultBundleDir(entry) });
+    const bundle = await bundleHandler({
+      entry,
+      outDir: options.bundleDir ?? defaultBundleDir(entry),
+      withConsole: entry === PLATFORM_HANDLER_ENTRY,
+    });
 
     // The front listens first: the function's MCP_ENDPOINT needs its port. Nothing calls it before we return.
     const started: { pool?: RuntimePool } = {};
@@ -273,6 +279,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       url,
       endpoint: url,
       baseUrl: front.url,
+      consoleUrl: `${front.url}${CONSOLE_PATH}`,
       port: front.port,
       bundle,
       pool: running,

@@ -80,6 +80,7 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.stdout.write(`ready: ${stack.url}\n`);
+  process.stdout.write(`console: ${stack.consoleUrl}\n`);
   if (stack.devTokens !== undefined) process.stdout.write(tryHint(stack.url));
 } catch (error) {
   log('error', 'local stack failed to start', { error: describeError(error) });
