@@ -23,5 +23,5 @@ export {
   logRetentionForStage,
   removalPolicyForStage,
 } from './stage-policy.js';
-export * from './bundling.js';
+export * from './bundling/options.js';
 export * from './table-schemas.js';

@@ -1,14 +1,14 @@
 /**
- * Bundles a Lambda entry exactly as CDK deploys it (`lib/bundling.ts`), so the local stack runs the same
+ * Bundles a Lambda entry exactly as CDK deploys it (`lib/bundling/options.ts`), so the local stack runs the same
  * output under the AWS Lambda runtime client.
  */
 import { readFile, rm } from 'node:fs/promises';
 import { basename, extname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
-import { LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling.js';
+import { LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling/options.js';
 import { buildConsole, CONSOLE_OUTPUT_DIR } from '../lib/console-bundler.js';
-import { buildLambda } from '../lib/lambda-bundler.js';
+import { buildLambda } from '../lib/bundling/lambda-bundler.js';
 import { LOCAL_DIR, REPO_ROOT, fromRepo } from './paths.js';
 
 /** Options of {@link bundleHandler}. */

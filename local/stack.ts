@@ -4,10 +4,10 @@
  * integration tests and `CONFORMANCE_VIA=lambda` all start it here.
  */
 import { randomBytes } from 'node:crypto';
-import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
+import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling/options.js';
 import { CONSOLE_PATH, MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
-import { startDevIssuer } from './dev-auth.js';
+import { startDevIssuer } from './dev-auth/index.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
 import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';

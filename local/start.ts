@@ -70,7 +70,7 @@ function endpoints(stack: LocalStack): string {
   return `${lines.join('\n')}\n`;
 }
 
-// LOCAL_CONCURRENCY: the local function's concurrency (docs/local-stack.md "Concurrency").
+// LOCAL_CONCURRENCY: the local function's concurrency (docs/local-stack.md "Execution environments").
 const concurrency =
   process.env['LOCAL_CONCURRENCY'] === undefined ? undefined : Number(process.env['LOCAL_CONCURRENCY']);
 if (concurrency !== undefined && (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 1000)) {

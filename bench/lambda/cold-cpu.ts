@@ -16,7 +16,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { bundleHandler } from '../../local/bundle.js';
-import { startDevIssuer } from '../../local/dev-auth.js';
+import { startDevIssuer } from '../../local/dev-auth/index.js';
 import { lambdaHeapFlags } from '../../local/lambda-heap.js';
 import { fromRepo } from '../../local/paths.js';
 import { defaultNodePath } from '../../local/runtime-api/index.js';

@@ -14,7 +14,6 @@ import {
 } from '../bos/index.js';
 import type { CredentialResolver, Directory, DirectoryItemsReader } from '../bos/index.js';
 import { dynamoDbClientFor } from './compose-dynamodb.js';
-import { isLocalRun } from './compose-fixture-knobs.js';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
@@ -33,17 +32,17 @@ export function composeDirectory(config: PlatformConfig, items = composeDirector
   return items === undefined ? createDemoDirectory() : createItemsDirectory({ reader: items });
 }
 
-/** Secrets Manager when really deployed; `BOS_SECRET_<NAME>` from `env` locally. */
-export function composeCredentialResolver(config: PlatformConfig, env: Env): CredentialResolver {
-  return isLocalRun(config) ? createEnvCredentialResolver(env) : new SecretsManagerCredentialResolver();
+/** Secrets Manager when really deployed; `BOS_SECRET_<NAME>` from `env` on a local run (`LocalKnobs.local`). */
+export function composeCredentialResolver(local: boolean, env: Env): CredentialResolver {
+  return local ? createEnvCredentialResolver(env) : new SecretsManagerCredentialResolver();
 }
 
 /**
  * Refuses a real deployment configured with the local dev issuer (`BosConfigError`). The local stack runs
  * the function with `AWS_EXECUTION_ENV` set but a loopback `MCP_ENDPOINT`, and legitimately uses the dev
- * issuer, so it is exempt exactly as `isLocalRun` exempts it from the fixture knobs.
+ * issuer, so it is exempt: `local` is `LocalKnobs.local`, decided once by the composition root.
  */
-export function assertDeployableAuth(config: PlatformConfig): void {
-  if (config.auth === undefined || isLocalRun(config)) return;
+export function assertDeployableAuth(config: PlatformConfig, local: boolean): void {
+  if (config.auth === undefined || local) return;
   assertDeployableIssuer({ issuer: config.auth.issuer, jwksUrl: config.auth.jwksUrl });
 }

@@ -33,13 +33,29 @@ export interface FixtureKnobs {
 }
 
 /**
- * Reads the knobs on a local run (throws `ConfigError` listing every malformed one); on a real deployment
- * returns the defaults and warns once if any is set.
+ * What the composition root decides once about where the function runs, for every part that behaves
+ * differently locally: plain `http`/`ldap` to loopback providers, credentials from `BOS_SECRET_<NAME>`
+ * instead of Secrets Manager, the local dev issuer, and the fixture knobs.
+ */
+export interface LocalKnobs {
+  /** {@link isLocalRun}: the local stack or an in-process run, never a real deployment. */
+  readonly local: boolean;
+  readonly fixture: FixtureKnobs;
+}
+
+/**
+ * Decides {@link LocalKnobs} once. Throws `ConfigError` listing every malformed fixture knob on a local run;
+ * on a real deployment the knobs keep their defaults, with one warning if any is set.
  * @param env usually `process.env`
  */
-export function fixtureKnobs(config: PlatformConfig, env: Env, logger: Logger): FixtureKnobs {
+export function localKnobs(config: PlatformConfig, env: Env, logger: Logger): LocalKnobs {
+  const local = isLocalRun(config);
+  return { local, fixture: fixtureKnobs(local, env, logger) };
+}
+
+function fixtureKnobs(local: boolean, env: Env, logger: Logger): FixtureKnobs {
   const defaults: FixtureKnobs = { preset: 'demo', latencyScale: 1, trace: false };
-  if (!isLocalRun(config)) {
+  if (!local) {
     if (KNOBS.some((name) => env[name] !== undefined))
       logger.warn('bos.fixture.knobs_ignored', {
         reason: 'deployed',

@@ -10,6 +10,7 @@ import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/ind
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
+import { localKnobs } from './compose-fixture-knobs.js';
 import { createConsoleAssets, servesConsolePath } from './console-assets.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
@@ -45,12 +46,15 @@ export function composePlatform(
       : []),
   ];
   if (config.endpoint === undefined || config.auth === undefined) throw new ConfigError(missing);
+  // Where the function runs is decided once, here; every local-only behaviour reads this.
+  const knobs = localKnobs(config, env, logger);
   // A real deployment must never trust the local dev issuer; the local stack is exempt.
-  assertDeployableAuth(config);
+  assertDeployableAuth(config, knobs.local);
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
   const sources = composeSources(config, env, logger, {
+    knobs,
     ...(items === undefined ? {} : { items }),
     ...(telemetry === undefined
       ? {}

@@ -43,7 +43,8 @@ import {
 } from '../sources/index.js';
 import type { ProviderSettings, SourceSpec } from '../sources/index.js';
 import { composeCredentialResolver } from './compose-directory.js';
-import { fixtureKnobs, isLocalRun } from './compose-fixture-knobs.js';
+import { isLocalRun, localKnobs } from './compose-fixture-knobs.js';
+import type { LocalKnobs } from './compose-fixture-knobs.js';
 
 export { isLocalRun };
 
@@ -68,7 +69,9 @@ export interface SourceCompositionOptions {
   items?: DirectoryItemsReader;
   /** The embedded directory's definitions. @default DEMO_DIRECTORY_DOCUMENT.sources */
   definitions?: readonly SourceDefinition[];
-  /** @default composeCredentialResolver(config, env), made when a credential is first resolved */
+  /** Where the function runs, decided once by the composition root. @default localKnobs(config, env, logger) */
+  knobs?: LocalKnobs;
+  /** @default composeCredentialResolver(knobs.local, env), made when a credential is first resolved */
   resolver?: CredentialResolver;
   /** @default SOURCE_DEFINITIONS_TTL_MS */
   definitionsTtlMs?: number;
@@ -89,7 +92,7 @@ export function composeSources(
   logger: Logger,
   options: SourceCompositionOptions = {},
 ): ComposedSources {
-  const knobs = fixtureKnobs(config, env, logger);
+  const { local, fixture: knobs } = options.knobs ?? localKnobs(config, env, logger);
   const traced = (adapter: SourceAdapter): SourceAdapter =>
     knobs.trace ? traceSource(adapter, (e) => logger.info(`bos.fixture.${e.kind}`, { ...e })) : adapter;
   if (knobs.preset !== 'demo') {
@@ -103,8 +106,8 @@ export function composeSources(
 
   let resolver = options.resolver;
   const resolve = (name: string): Promise<string> =>
-    (resolver ??= composeCredentialResolver(config, env)).resolve(name);
-  const settings = providerSettings(config, logger, options);
+    (resolver ??= composeCredentialResolver(local, env)).resolve(name);
+  const settings = providerSettings(local, logger, options);
   const factories = {
     [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
     [SCIM_ADAPTER]: createScimSourceFactory(settings),
@@ -148,12 +151,12 @@ export function composeSources(
  * as `bos.sources.<event>`.
  */
 function providerSettings(
-  config: PlatformConfig,
+  local: boolean,
   logger: Logger,
   metrics: Pick<SourceCompositionOptions, 'onRateLimitWait' | 'onLocalMatch'>,
 ): ProviderSettings {
   return {
-    allowLoopbackHttp: isLocalRun(config),
+    allowLoopbackHttp: local,
     log: ({ event, source, ...detail }) => {
       // Every locally matched read is counted, not logged: the degradation itself was logged once.
       if (event === 'provider_local_match') return metrics.onLocalMatch?.(source.source_identity);

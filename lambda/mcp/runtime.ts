@@ -21,7 +21,7 @@ export interface ResolvedOptions {
   toolTimeoutMs: number;
   maxBodyBytes: number;
   maxStreamEventBytes: number;
-  /** 2025-03-26 batch bounds (docs/mcp-runtime.md, "Batches"). */
+  /** 2025-03-26 batch bounds (docs/mcp-runtime.md "Session-ful dispatch"). */
   maxBatchElements: number;
   batchConcurrency: number;
   maxBatchResponseBytes: number;

@@ -5,8 +5,8 @@ import { Architecture, Function as LambdaFunction, Runtime, Tracing } from 'aws-
 import { LogGroup } from 'aws-cdk-lib/aws-logs';
 import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { Construct } from 'constructs';
-import { LAMBDA_BASE_ENVIRONMENT, LAMBDA_HANDLER, LAMBDA_RUNTIME_NAME } from '../bundling.js';
-import { bundledLambdaCode } from '../lambda-code.js';
+import { LAMBDA_BASE_ENVIRONMENT, LAMBDA_HANDLER, LAMBDA_RUNTIME_NAME } from '../bundling/options.js';
+import { bundledLambdaCode } from '../bundling/lambda-code.js';
 import { StackConfigError } from '../errors.js';
 
 /** Lambda's hard maximum timeout (configuration-timeout: 900 s), also the REST streaming maximum (15 min). */
@@ -22,7 +22,7 @@ export interface PlatformFunctionProps {
   readonly memorySize: number;
   /** Invocation timeout; at most 900 s. The streamed response must finish before it. */
   readonly timeout: Duration;
-  /** Environment variables (DESIGN §6); `NODE_OPTIONS` from `lib/bundling.ts` is added. */
+  /** Environment variables (DESIGN §6); `NODE_OPTIONS` from `lib/bundling/options.ts` is added. */
   readonly environment: Readonly<Record<string, string>>;
   /** Retention of the function's log group. */
   readonly logRetention: RetentionDays;
@@ -48,7 +48,7 @@ function lambdaRuntime(): Runtime {
 
 /**
  * The platform Lambda: code bundled on this machine with the esbuild options the local stack uses
- * (`lib/lambda-code.ts`, `lib/bundling.ts`), Node.js 22 on arm64, its own log group, and a role that can
+ * (`lib/bundling/lambda-code.ts`, `lib/bundling/options.ts`), Node.js 22 on arm64, its own log group, and a role that can
  * write to that log group only. Table permissions are granted by the stack, per table.
  */
 export class PlatformFunction extends Construct {
@@ -96,7 +96,7 @@ export class PlatformFunction extends Construct {
     Validations.of(this.function).acknowledge({
       id: 'AwsSolutions-L1',
       reason:
-        'Node.js 22 is pinned on purpose: lib/bundling.ts builds the bundle for the node22 target that the ' +
+        'Node.js 22 is pinned on purpose: lib/bundling/options.ts builds the bundle for the node22 target that the ' +
         'design fixes, so moving to Node.js 24 is a deliberate, tested upgrade rather than drift.',
     });
     if (props.tracing) {

@@ -1,6 +1,6 @@
 /**
  * The size limits in front of the function and API Gateway's answers to them, byte for byte as clients
- * observe them behind a deployed REST API (docs/aws.md "Limits": the sources and what is documented vs
+ * observe them behind a deployed REST API (docs/aws.md "AWS facts and the local front": the sources and what is documented vs
  * observed).
  */
 import type { ServerResponse } from 'node:http';

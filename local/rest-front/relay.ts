@@ -2,7 +2,7 @@
  * Streams the function's payload to the client the way API Gateway's STREAM mode does: chunk by chunk as it
  * arrives, no buffering, with backpressure both ways, an idle timeout between chunks, a total duration
  * limit (response-transfer-mode: 15 minutes; idle 5 minutes on Regional endpoints), Lambda's largest streamed
- * response and, optionally, the bandwidth cap past the first megabytes (docs/aws.md "Limits").
+ * response and, optionally, the bandwidth cap past the first megabytes (docs/aws.md "AWS facts and the local front").
  */
 import type { ServerResponse } from 'node:http';
 import type { Readable } from 'node:stream';

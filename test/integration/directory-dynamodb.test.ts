@@ -28,7 +28,7 @@ import {
 import type { Directory } from '../../lambda/bos/index.js';
 import { silentLogger } from '../../lambda/mcp/index.js';
 import { directoryTable } from '../../lib/table-schemas.js';
-import { createDevAuth } from '../../local/dev-auth.js';
+import { createDevAuth } from '../../local/dev-auth/index.js';
 import { createTables, startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { demoDirectoryDocument, seedDirectory } from '../../local/seed-directory-lib.js';

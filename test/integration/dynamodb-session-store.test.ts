@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient, DynamoDbSessionStore } from '../../lambda/aws/index.js';
-import { createDemoServer } from '../../lambda/handlers/demo-server.js';
+import { createDemoServer } from '../helpers/demo-server.js';
 import { silentLogger } from '../../lambda/mcp/index.js';
 import type { McpServer, SessionRecord } from '../../lambda/mcp/index.js';
 import { sessionsTable } from '../../lib/table-schemas.js';

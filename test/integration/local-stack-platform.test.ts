@@ -1,5 +1,5 @@
 /**
- * The demo entry (`lambda/handlers/demo.ts`, the runtime without the BOS app) through the whole local stack:
+ * The demo entry (`test/helpers/demo-entry.ts`, the runtime without the BOS app) through the whole local stack:
  * bundled as CDK bundles it, run under AWS's runtime client, sessions in DynamoDB Local, reached by the
  * official SDK client through the REST v1 streaming front. The BOS platform entry has its own suites
  * (`bos-*.test.ts`).
@@ -18,7 +18,7 @@ describe('the demo entry on the local stack', javaSuite(180_000), () => {
 
   before(async () => {
     stack = await startStack({
-      handlerEntry: 'lambda/handlers/demo.ts',
+      handlerEntry: 'test/helpers/demo-entry.ts',
       bundleDir: '.local/test-bundles/local-stack-platform',
       // Everything the platform entry gets: sessions in DynamoDB Local, and the issuer's AUTH_* variables
       // the deployed-mode configuration requires (the demo server itself checks no token).

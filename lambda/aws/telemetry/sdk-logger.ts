@@ -2,7 +2,7 @@
  * The logger our AWS SDK clients get: the SDK's own no-op logger, except that warnings become JSON lines of
  * our structured logger.
  *
- * Why the clients need one: the bundle is minified without `keepNames` (`lib/bundling.ts`), and the SDK
+ * Why the clients need one: the bundle is minified without `keepNames` (`lib/bundling/options.ts`), and the SDK
  * recognises its default logger partly by class name (`logger.constructor.name === "NoOpLogger"`) to send
  * its warnings (socket capacity, request-time hints) to `console.warn` instead; without a name that check
  * fails and the warnings would go to the no-op logger, unseen.

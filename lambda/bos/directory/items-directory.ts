@@ -43,7 +43,7 @@ export interface ItemsDirectoryOptions {
  * `undefined` from `find`.
  *
  * A context definition read costs a second store round trip beside the grant's (measured through the local
- * stack: 3–4 ms more before the engine starts, docs/federation.md "First page"), so definitions are cached
+ * stack: 3–4 ms more before the engine starts), so definitions are cached
  * for `contextCacheTtlMs` and renewed in the background once `contextRefreshAfterMs` old: a definition in
  * use is never older than the TTL, and only a context unused for longer than that pays the read on a call.
  */

@@ -1,7 +1,7 @@
 import { BosConfigError } from '../errors.js';
 
 /**
- * The local dev issuer (`local/dev-auth.ts`) always lives on a loopback address over plain http, with a
+ * The local dev issuer (`local/dev-auth/`) always lives on a loopback address over plain http, with a
  * key pair made at start. That is how it is recognised: no marker claim is needed, and no real issuer
  * can look like it, because OAuth 2.1 §1.5 requires TLS for every endpoint of a real authorization
  * server and a loopback address is never reachable from a Lambda function's network.

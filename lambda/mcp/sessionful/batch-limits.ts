@@ -1,5 +1,5 @@
 /**
- * The bounds of a 2025-03-26 batch (docs/mcp-runtime.md, "Batches"): how many elements run at once, and
+ * The bounds of a 2025-03-26 batch (docs/mcp-runtime.md "Session-ful dispatch"): how many elements run at once, and
  * how many bytes the joined answer may hold. The element count is checked before anything runs.
  */
 import { JsonRpcCode, McpError } from '../errors.js';

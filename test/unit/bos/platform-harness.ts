@@ -9,8 +9,8 @@ import type { McpInvocationContext, McpServerOptions } from '../../../lambda/mcp
 import { silentLogger } from '../../../lambda/mcp/index.js';
 import { createFixtureSource, DEMO_SOURCE_OPTIONS } from '../../../lambda/sources/index.js';
 import type { FixtureSourceOptions } from '../../../lambda/sources/index.js';
-import type { DevAuth } from '../../../local/dev-auth.js';
-import { createDevAuth } from '../../../local/dev-auth.js';
+import type { DevAuth } from '../../../local/dev-auth/index.js';
+import { createDevAuth } from '../../../local/dev-auth/index.js';
 
 export const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 export const ISSUER = 'https://issuer.example.test';

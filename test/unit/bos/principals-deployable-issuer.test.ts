@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assertDeployableIssuer, isDevIssuerUrl } from '../../../lambda/bos/principals/index.js';
-import { startDevIssuer } from '../../../local/dev-auth.js';
+import { startDevIssuer } from '../../../local/dev-auth/index.js';
 
 describe('deployed configuration and the dev issuer', () => {
   it('recognises the running local dev issuer and its JWKS URL', async () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { exportJWK, generateKeyPair, SignJWT } from 'jose';
-import { createDevAuth } from '../../../local/dev-auth.js';
+import { createDevAuth } from '../../../local/dev-auth/index.js';
 import {
   authenticate,
   createJwtVerifier,

@@ -12,8 +12,8 @@ import {
   DEMO_PEOPLE_CONTEXT_HANDLE,
 } from '../../../lambda/bos/index.js';
 import { silentLogger } from '../../../lambda/mcp/index.js';
-import { createDevAuth } from '../../../local/dev-auth.js';
-import type { DevAuth } from '../../../local/dev-auth.js';
+import { createDevAuth } from '../../../local/dev-auth/index.js';
+import type { DevAuth } from '../../../local/dev-auth/index.js';
 import { ENDPOINT, FIXED_NOW, ISSUER, fastDemoSources } from './platform-harness.js';
 
 const execute = { context_handle: DEMO_PEOPLE_CONTEXT_HANDLE, tool_name: 'list_people', arguments: {} };

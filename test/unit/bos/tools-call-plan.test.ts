@@ -16,8 +16,8 @@ import {
 import { callPlanner } from '../../../lambda/bos/tools/index.js';
 import type { McpRequestContext } from '../../../lambda/mcp/index.js';
 import { silentLogger } from '../../../lambda/mcp/index.js';
-import { createDevAuth } from '../../../local/dev-auth.js';
-import type { DevAuth } from '../../../local/dev-auth.js';
+import { createDevAuth } from '../../../local/dev-auth/index.js';
+import type { DevAuth } from '../../../local/dev-auth/index.js';
 import { ENDPOINT, FIXED_NOW, ISSUER, fastDemoSources } from './platform-harness.js';
 
 /** The fields of a request context the planner reads; the rest is irrelevant to it. */

@@ -9,6 +9,7 @@ import {
   composeDirectory,
   composeDirectoryItems,
 } from '../../../lambda/handlers/compose-directory.js';
+import { isLocalRun } from '../../../lambda/handlers/compose-fixture-knobs.js';
 
 const DEPLOYED = {
   AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
@@ -38,25 +39,30 @@ describe('directory composition', () => {
 
   it('resolves credentials from Secrets Manager deployed and from BOS_SECRET_* locally', async () => {
     assert.ok(
-      composeCredentialResolver(loadConfig(DEPLOYED), {}) instanceof SecretsManagerCredentialResolver,
+      composeCredentialResolver(isLocalRun(loadConfig(DEPLOYED)), {}) instanceof
+        SecretsManagerCredentialResolver,
     );
-    const local = composeCredentialResolver(loadConfig({}), { BOS_SECRET_ACME_HR: 'v' });
+    const local = composeCredentialResolver(isLocalRun(loadConfig({})), { BOS_SECRET_ACME_HR: 'v' });
     assert.equal(await local.resolve('ACME_HR'), 'v');
   });
 
   it('refuses a deployment that trusts the dev issuer, but not the local stack', () => {
-    assert.doesNotThrow(() => assertDeployableAuth(loadConfig(DEPLOYED)));
+    assert.doesNotThrow(() => assertDeployableAuth(loadConfig(DEPLOYED), isLocalRun(loadConfig(DEPLOYED))));
     const devIssuer = {
       ...DEPLOYED,
       AUTH_ISSUER: 'http://127.0.0.1:41234',
       AUTH_JWKS_URL: 'http://127.0.0.1:41234/.well-known/jwks.json',
     };
-    assert.throws(() => assertDeployableAuth(loadConfig(devIssuer)), { name: 'BosConfigError' });
+    assert.throws(() => assertDeployableAuth(loadConfig(devIssuer), isLocalRun(loadConfig(devIssuer))), {
+      name: 'BosConfigError',
+    });
     const localStack = {
       ...devIssuer,
       MCP_ENDPOINT: 'http://127.0.0.1:3000/mcp/apps/bos/platform',
       AUTH_AUDIENCE: 'http://127.0.0.1:3000/mcp/apps/bos/platform',
     };
-    assert.doesNotThrow(() => assertDeployableAuth(loadConfig(localStack)));
+    assert.doesNotThrow(() =>
+      assertDeployableAuth(loadConfig(localStack), isLocalRun(loadConfig(localStack))),
+    );
   });
 });

@@ -1,5 +1,5 @@
 /**
- * The demo Lambda entry (`lambda/handlers/demo.ts`) end to end in process: the real `@middy/core` streamify
+ * The demo Lambda entry (`test/helpers/demo-entry.ts`) end to end in process: the real `@middy/core` streamify
  * mode, the shared REST entry (`compose-entry.ts`), the real adapters and the demo MCP server, with the fake `awslambda` global from test/helpers producing the real byte
  * format (prelude + 8 NUL bytes).
  */
@@ -32,7 +32,7 @@ describe('demo Lambda entry (middy streamifyResponse)', () => {
   before(async () => {
     // middy calls awslambda.streamifyResponse when the module loads, so the fake goes in first.
     restore = installFakeAwsLambda();
-    ({ handler } = (await import('../../../lambda/handlers/demo.js')) as unknown as {
+    ({ handler } = (await import('../../helpers/demo-entry.js')) as unknown as {
       handler: StreamingHandler;
     });
   });

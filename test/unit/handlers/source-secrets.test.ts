@@ -20,7 +20,7 @@ import type { CredentialResolver, DirectoryDocument } from '../../../lambda/bos/
 import type { Logger } from '../../../lambda/mcp/index.js';
 import { composeSources } from '../../../lambda/handlers/compose-sources.js';
 import type { SourceCompositionOptions } from '../../../lambda/handlers/compose-sources.js';
-import { createDevAuth } from '../../../local/dev-auth.js';
+import { createDevAuth } from '../../../local/dev-auth/index.js';
 
 const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 const ISSUER = 'https://issuer.example.test';

@@ -1,5 +1,5 @@
 /**
- * Drives the demo Lambda entry (`lambda/handlers/demo.ts`: real middy streamify mode, real AWS adapters, the
+ * Drives the demo Lambda entry (`test/helpers/demo-entry.ts`: real middy streamify mode, real AWS adapters, the
  * MCP runtime) in process, without sockets, with hostile REST v1 proxy events, and reads back what API
  * Gateway would relay: status, JSON-RPC code, body.
  */
@@ -43,7 +43,7 @@ let restore: () => void = () => undefined;
 /** Loads the entry with the fake `awslambda` global (middy calls it at module load). */
 export async function loadEntry(): Promise<void> {
   restore = installFakeAwsLambda();
-  ({ handler } = (await import('../../../lambda/handlers/demo.js')) as unknown as {
+  ({ handler } = (await import('../../helpers/demo-entry.js')) as unknown as {
     handler: StreamingHandler;
   });
 }

@@ -5,8 +5,13 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
-import { createDevAuth, s256Challenge } from '../../../local/dev-auth.js';
-import type { DevAuth, DevAuthOptions, RegisteredClient, TokenResponse } from '../../../local/dev-auth.js';
+import { createDevAuth, s256Challenge } from '../../../local/dev-auth/index.js';
+import type {
+  DevAuth,
+  DevAuthOptions,
+  RegisteredClient,
+  TokenResponse,
+} from '../../../local/dev-auth/index.js';
 export const ISSUER = 'http://127.0.0.1:9';
 export const ENDPOINT = 'http://127.0.0.1:3000/mcp/apps/bos/platform';
 export const REDIRECT = 'http://127.0.0.1:7777/callback';

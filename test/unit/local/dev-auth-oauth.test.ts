@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OAuthMetadataSchema } from '@modelcontextprotocol/sdk/shared/auth.js';
-import type { RegisteredClient } from '../../../local/dev-auth.js';
+import type { RegisteredClient } from '../../../local/dev-auth/index.js';
 import {
   ISSUER,
   REDIRECT,

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { createJwtVerifier } from '../../../lambda/bos/principals/index.js';
-import type { DevAuth, TokenResponse } from '../../../local/dev-auth.js';
+import type { DevAuth, TokenResponse } from '../../../local/dev-auth/index.js';
 import {
   ISSUER,
   ENDPOINT,

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createJwtVerifier } from '../../../lambda/bos/principals/index.js';
-import { createDevAuth, startDevIssuer } from '../../../local/dev-auth.js';
+import { createDevAuth, startDevIssuer } from '../../../local/dev-auth/index.js';
 
 const ENDPOINT = 'http://127.0.0.1:3000/mcp/apps/bos/platform';
 

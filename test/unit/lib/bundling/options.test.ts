@@ -1,8 +1,8 @@
 /**
- * How Lambda entries are bundled (`lib/bundling.ts`, `local/bundle.ts`): one ESM entry `index.mjs` in the
+ * How Lambda entries are bundled (`lib/bundling/options.ts`, `local/bundle.ts`): one ESM entry `index.mjs` in the
  * task root, and code reached only through `import()` in chunk files that load on first use, so that a cold
  * start compiles only what the first request needs. The same options build the deployed asset
- * (`lib/lambda-code.ts`, tested in `lambda-code.test.ts`).
+ * (`lib/bundling/lambda-code.ts`, tested in `lambda-code.test.ts`).
  */
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
@@ -16,10 +16,10 @@ import {
   LAMBDA_HANDLER,
   LAMBDA_OUTPUT_FILE,
   lambdaBuildOptions,
-} from '../../../lib/bundling.js';
-import { bundleHandler } from '../../../local/bundle.js';
-import { PLATFORM_HANDLER_ENTRY } from '../../../local/paths.js';
-import { defaultNodePath } from '../../../local/runtime-api/index.js';
+} from '../../../../lib/bundling/options.js';
+import { bundleHandler } from '../../../../local/bundle.js';
+import { PLATFORM_HANDLER_ENTRY } from '../../../../local/paths.js';
+import { defaultNodePath } from '../../../../local/runtime-api/index.js';
 
 const FIXTURE_ENTRY = new URL('./fixtures/lazy-entry.ts', import.meta.url).pathname;
 const LAZY_MARKER = 'lazy-part-marker-7f3a';

@@ -1,10 +1,10 @@
 /**
  * The platform function's code asset: the handler bundled on this machine by esbuild with exactly the options
- * the local stack uses (`lambdaBuildOptions` in `lib/bundling.ts`).
+ * the local stack uses (`lambdaBuildOptions` in `lib/bundling/options.ts`).
  *
  * Why not `NodejsFunction`: its bundling always passes esbuild `--outfile`, which rules out code splitting
  * (esbuild needs `outdir` for it), and splitting keeps code that only runs on a later call out of the
- * cold-start parse (`lib/bundling.ts`, `splitting`).
+ * cold-start parse (`lib/bundling/options.ts`, `splitting`).
  */
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -32,7 +32,7 @@ export interface BundledLambdaCodeProps {
 
 /**
  * A Lambda `Code` whose asset is the esbuild output (`index.mjs`, its chunks and source maps), built by
- * `buildLambda` (`lib/lambda-bundler.ts`) exactly as the local stack builds it. The asset hash is taken
+ * `buildLambda` (`lib/bundling/lambda-bundler.ts`) exactly as the local stack builds it. The asset hash is taken
  * from that output, as `NodejsFunction` does, so an unchanged bundle is not uploaded again. When the app
  * skips bundling (`aws:cdk:bundling-stacks`), CDK does not call the bundler at all.
  */

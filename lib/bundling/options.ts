@@ -1,5 +1,5 @@
 /**
- * How the Lambda entry is bundled. Plain data shared by the CDK asset (deploy, `lib/lambda-code.ts`) and
+ * How the Lambda entry is bundled. Plain data shared by the CDK asset (deploy, `lib/bundling/lambda-code.ts`) and
  * `local/bundle.ts` (the local stack and benchmarks), so the code that runs locally under the Lambda runtime
  * client is byte-for-byte the code CDK ships: both call esbuild with {@link lambdaBuildOptions}.
  *
@@ -65,7 +65,7 @@ export const LAMBDA_ESBUILD_OPTIONS = {
    * Code reached only through `import()` (Ajv and the tool schema compilers, the Secrets Manager client, the
    * AWS SDK's event-stream support) goes to chunk files loaded on first use. In one file, V8 still has to
    * scan all of it while compiling the module at cold start: about a third of the bytes, and about 30 ms of
-   * every cold start (`npm run bench:lambda`, docs/local-stack.md "Cold start figures").
+   * every cold start (`npm run bench:lambda`, docs/performance.md "Cold start").
    */
   splitting: true,
   entryNames: '[name]',
@@ -79,7 +79,7 @@ export const LAMBDA_ESBUILD_OPTIONS = {
   banner: { js: ESM_REQUIRE_BANNER },
   /**
    * No `keepNames`: it adds a `__name()` call per function and class, run while the module loads, and bytes
-   * to compile: 10-15 ms of every cold start (docs/local-stack.md "Cold start figures"). Names do not matter
+   * to compile: 10-15 ms of every cold start (docs/performance.md "Cold start"). Names do not matter
    * to our code: our error classes set `name` explicitly (a project rule) and third-party errors are matched
    * with `instanceof` or their `code`. The AWS SDK's one test of a class name (its default logger's) is
    * avoided by giving each client our logger (`lambda/aws/telemetry/sdk-logger.ts`). What is lost: third-party error

@@ -1,11 +1,11 @@
 /**
- * `node --import tsx lib/lambda-bundler-cli.ts <entry> <outdir> <absWorkingDir> [--console]`: {@link buildLambda}
+ * `node --import tsx lib/bundling/lambda-bundler-cli.ts <entry> <outdir> <absWorkingDir> [--console]`: {@link buildLambda}
  * as a process, for CDK's local bundling hook, which must finish synchronously (esbuild plugins need its
  * asynchronous API); `--console` also builds the operator console into `<outdir>/console`. Exits 1 with the
  * reason on stderr when the bundle cannot be built.
  */
 import { join } from 'node:path';
-import { buildConsole, CONSOLE_OUTPUT_DIR } from './console-bundler.js';
+import { buildConsole, CONSOLE_OUTPUT_DIR } from '../console-bundler.js';
 import { buildLambda } from './lambda-bundler.js';
 
 const [entry, outdir, absWorkingDir, flag] = process.argv.slice(2);

@@ -1,5 +1,5 @@
 /**
- * The platform function's code asset (`lib/lambda-code.ts`): bundled at synth with the local stack's esbuild
+ * The platform function's code asset (`lib/bundling/lambda-code.ts`): bundled at synth with the local stack's esbuild
  * options, so the deployed asset holds `index.mjs` plus its lazily loaded chunks, exactly what the local
  * stack runs. A handler that does not bundle fails the synth with a named error.
  */
@@ -11,9 +11,9 @@ import { after, describe, it } from 'node:test';
 import { App, Stack } from 'aws-cdk-lib';
 import { Template } from 'aws-cdk-lib/assertions';
 import { Function as LambdaFunction, Runtime } from 'aws-cdk-lib/aws-lambda';
-import { LAMBDA_CHUNK_DIR, LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../../../lib/bundling.js';
-import { bundledLambdaCode, LambdaBundlingError } from '../../../lib/lambda-code.js';
-import { PROJECT_ROOT } from '../../../lib/project.js';
+import { LAMBDA_CHUNK_DIR, LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../../../../lib/bundling/options.js';
+import { bundledLambdaCode, LambdaBundlingError } from '../../../../lib/bundling/lambda-code.js';
+import { PROJECT_ROOT } from '../../../../lib/project.js';
 
 const FIXTURE_ENTRY = new URL('./fixtures/lazy-entry.ts', import.meta.url).pathname;
 

@@ -1,11 +1,16 @@
 /**
- * A small demo MCP server the platform entry serves until the BOS app is wired in: `echo` (buffered) and
- * `demo_events` (streaming: N progress notifications D ms apart), enough to exercise the local stack end to
- * end — prelude, SSE framing, backpressure, disconnect, sessions in DynamoDB.
+ * A small MCP server for the tests of the runtime and the local stack without the BOS app: `echo` (buffered)
+ * and `demo_events` (streaming: N progress notifications D ms apart), enough to exercise the local stack end
+ * to end — prelude, SSE framing, backpressure, disconnect, sessions in DynamoDB.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { McpServer } from '../mcp/index.js';
-import type { JsonObject, McpServerOptions, StreamingToolContext, ToolResult } from '../mcp/index.js';
+import { McpServer } from '../../lambda/mcp/index.js';
+import type {
+  JsonObject,
+  McpServerOptions,
+  StreamingToolContext,
+  ToolResult,
+} from '../../lambda/mcp/index.js';
 
 /** What the composition root passes in; everything else is fixed for the demo. */
 export type DemoServerOptions = Pick<

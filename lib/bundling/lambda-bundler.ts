@@ -14,8 +14,8 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Metafile, Plugin } from 'esbuild';
-import { lambdaBuildOptions } from './bundling.js';
-import type { LambdaBuildTarget } from './bundling.js';
+import { lambdaBuildOptions } from './options.js';
+import type { LambdaBuildTarget } from './options.js';
 
 const FACADE_NAMESPACE = 'cjs-dynamic-import-facade';
 

@@ -1,11 +1,11 @@
 /**
  * Lambda entry of the demo MCP server (`echo`, `demo_events`, see `demo-server.ts`): no BOS app and no
- * authentication, used by the local-stack tests that exercise the runtime, sessions and streaming on their
- * own. It serves the platform path so those tests reach it exactly as a client reaches the platform.
+ * authentication, used only by the tests that exercise the runtime, sessions and streaming on their own
+ * (bundled like a deployed entry by the local-stack tests); nothing deploys it. It serves the platform path so those tests reach it exactly as a client reaches the platform.
  */
-import { loadConfig } from '../aws/index.js';
-import { createRestEntry } from './compose-entry.js';
-import { composeStores } from './compose-stores.js';
+import { loadConfig } from '../../lambda/aws/index.js';
+import { createRestEntry } from '../../lambda/handlers/compose-entry.js';
+import { composeStores } from '../../lambda/handlers/compose-stores.js';
 import { createDemoServer } from './demo-server.js';
 
 /** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
