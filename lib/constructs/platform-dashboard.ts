@@ -92,10 +92,13 @@ export class PlatformDashboard extends Construct {
       ],
       [
         graph('Tool calls by completeness', [searchExpression(m, PLATFORM_METRICS.toolCalls, 'Sum')]),
-        graph('Source rate-limit wait (ms) and deadline hits', [
+        graph('Source rate-limit wait (ms), deadline hits and locally matched reads', [
           searchExpression(m, PLATFORM_METRICS.sourceRateLimitWait, 'Sum', { label: 'wait ${LABEL}' }),
           searchExpression(m, PLATFORM_METRICS.sourceDeadlineHits, 'Sum', {
             label: 'deadline hits ${LABEL}',
+          }),
+          searchExpression(m, PLATFORM_METRICS.sourceLocalMatches, 'Sum', {
+            label: 'local matches ${LABEL}',
           }),
         ]),
       ],

@@ -35,6 +35,8 @@ export const PLATFORM_METRICS = {
   sourceErrorsByCode: { name: 'SourceErrors', dimensions: [...SOURCE, 'error.type'] },
   sourceRateLimitWait: { name: 'SourceRateLimitWait', dimensions: SOURCE },
   sourceDeadlineHits: { name: 'SourceDeadlineHits', dimensions: SOURCE },
+  // Reads a source answered by listing and matching here, because its server refused the filter.
+  sourceLocalMatches: { name: 'SourceLocalMatches', dimensions: SOURCE },
   coldStart: { name: 'ColdStart', dimensions: ['function_name'] },
 } as const satisfies Record<string, PlatformMetric>;
 

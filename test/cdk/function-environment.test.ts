@@ -42,6 +42,9 @@ function deployedValue(name: string, value: unknown): string {
   if (typeof value === 'string') return value;
   if (name.endsWith('_TABLE')) return `BosMcp-dev-${name.toLowerCase().replaceAll('_', '-')}`;
   if (name.endsWith('_ARN')) return 'arn:aws:secretsmanager:eu-west-1:111122223333:secret:x-AbCdEf';
+  // The configured origins joined with the API's own origin (the console's), which the stack computes.
+  if (name === 'MCP_ALLOWED_ORIGINS')
+    return 'https://claude.ai,https://abc123.execute-api.eu-west-1.amazonaws.com';
   return 'https://abc123.execute-api.eu-west-1.amazonaws.com/dev/mcp/apps/bos/platform';
 }
 
