@@ -23,6 +23,7 @@ import type {
 } from '@aws-sdk/client-dynamodb';
 import { TaskExistsError, TaskStoreUnavailableError } from '../mcp/index.js';
 import type { TaskPage, TaskRecord, TaskStore } from '../mcp/index.js';
+import { storeFailure } from './store-outage.js';
 
 /** Largest record kept inline: well under DynamoDB's 400 KB item limit, leaving room for the other attributes. */
 export const INLINE_BYTES = 300 * 1024;
@@ -275,6 +276,11 @@ function chunkKey(index: number): string {
   return String(index).padStart(5, '0');
 }
 
-function unavailable(error: unknown): TaskStoreUnavailableError {
-  return new TaskStoreUnavailableError('task store unavailable', { cause: error });
+/** An outage as `TaskStoreUnavailableError`, a refusal (a client fault) as `StoreRequestError`. */
+function unavailable(error: unknown): Error {
+  return storeFailure(
+    'task',
+    error,
+    (cause) => new TaskStoreUnavailableError('task store unavailable', { cause }),
+  );
 }

@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbTaskStore } from '../../lambda/aws/index.js';
+import { createDynamoDbClient, DynamoDbTaskStore, StoreRequestError } from '../../lambda/aws/index.js';
 import { TaskExistsError, TaskStoreUnavailableError } from '../../lambda/mcp/index.js';
 import type { TaskRecord } from '../../lambda/mcp/index.js';
 import { tasksTable } from '../../lib/table-schemas.js';
@@ -93,6 +93,17 @@ describe('DynamoDbTaskStore on DynamoDB Local', { timeout: 180_000 }, () => {
     assert.equal(raw.Item?.status?.S, 'working');
     assert.equal(await store.get('p#owner-b', record.taskId), undefined);
     await assert.rejects(store.create(record), TaskExistsError);
+  });
+
+  it('a key DynamoDB refuses is a client fault, not an outage, and its message carries no DynamoDB text', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // A sort key over 1,024 bytes: DynamoDB answers ValidationException (a client fault).
+    await assert.rejects(store.get('p#owner-a', 'a'.repeat(1025)), (error) => {
+      assert.ok(!(error instanceof TaskStoreUnavailableError), String(error));
+      assert.ok(error instanceof StoreRequestError, String(error));
+      assert.equal(error.message, 'task store refused the request (ValidationException)');
+      return true;
+    });
   });
 
   it('replaces only at the expected version and counts active tasks per owner', async (t) => {

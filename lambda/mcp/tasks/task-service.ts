@@ -7,6 +7,7 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { isClientKey } from '../client-keys.js';
 import { randomId } from '../ids.js';
 import type { Logger, Principal } from '../types.js';
 import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
@@ -126,8 +127,12 @@ export class TaskService {
     return record;
   }
 
-  /** Loads by reference (the worker's view): undefined when absent or expired; deadline applied. */
+  /**
+   * Loads by reference (the worker's view): undefined when absent or expired; deadline applied. An id that
+   * cannot be a task id (client-keys.ts) is absent without a store read.
+   */
   async load(ref: TaskRef): Promise<TaskRecord | undefined> {
+    if (!isClientKey('taskId', ref.taskId)) return undefined;
     const now = this.#clock();
     const record = await this.options.store.get(ref.owner, ref.taskId);
     if (record === undefined || record.expiresAt <= now) return undefined;
