@@ -82,7 +82,7 @@ export const LAMBDA_ESBUILD_OPTIONS = {
    * to compile: 10-15 ms of every cold start (docs/local-stack.md "Cold start figures"). Names do not matter
    * to our code: our error classes set `name` explicitly (a project rule) and third-party errors are matched
    * with `instanceof` or their `code`. The AWS SDK's one test of a class name (its default logger's) is
-   * avoided by giving each client our logger (`lambda/aws/sdk-logger.ts`). What is lost: third-party error
+   * avoided by giving each client our logger (`lambda/aws/telemetry/sdk-logger.ts`). What is lost: third-party error
    * classes that take `name` from their constructor (jose's) show a minified name if ever logged raw.
    */
   keepNames: false,

@@ -94,6 +94,6 @@ export function platformEnvironment(input: PlatformEnvironmentInput): Record<str
 /**
  * Name prefix of the Secrets Manager secrets that hold source credentials: a directory `credential_ref`
  * `ACME_HR_TOKEN` is the secret `bos/sources/ACME_HR_TOKEN`. The function's resolver uses the same default
- * (`lambda/aws/secrets-manager-credentials.ts`; `test/cdk/platform-stack.test.ts` keeps the two equal).
+ * (`lambda/aws/secrets/secrets-manager-credentials.ts`; `test/cdk/platform-stack.test.ts` keeps the two equal).
  */
 export const SOURCE_SECRET_PREFIX = 'bos/sources/';

@@ -12,6 +12,7 @@ import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from '.
 import type { ComposedApp } from './compose-entry.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
+import { operationTelemetry } from './operation-telemetry.js';
 
 /** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
 export const MCP_PATH = '/mcp/apps/bos/platform';
@@ -70,7 +71,7 @@ export function composePlatform(
     deadlineReserveMs: config.deadlineReserveMs,
     operationTimeoutMs: config.operationTimeoutMs,
     logger,
-    ...(telemetry === undefined ? {} : { telemetry: telemetry.operations }),
+    ...(telemetry === undefined ? {} : { telemetry: operationTelemetry(telemetry) }),
     serverOptions: {
       name: 'bos-platform',
       version: '0.1.0',

@@ -4,7 +4,7 @@ import type { Function as LambdaFunction } from 'aws-cdk-lib/aws-lambda';
 import { Secret } from 'aws-cdk-lib/aws-secretsmanager';
 import { Construct } from 'constructs';
 
-/** The function variable that names the secret (`lambda/aws/secret-settings.ts` reads it during init). */
+/** The function variable that names the secret (`lambda/aws/secrets/secret-settings.ts` reads it during init). */
 export const REQUEST_STATE_SECRET_ARN_VARIABLE = 'MCP_REQUEST_STATE_SECRET_ARN';
 
 /** Length of the generated key: 64 letters and digits, about 380 bits, well above HMAC-SHA256's 256. */

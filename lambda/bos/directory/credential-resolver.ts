@@ -8,7 +8,7 @@ import { CredentialError } from './errors.js';
 
 /**
  * Port: credential name → secret value. Locally the environment (`BOS_SECRET_<NAME>`); deployed, AWS
- * Secrets Manager (`lambda/aws/secrets-manager-credentials.ts`, which matches this shape). Implementations
+ * Secrets Manager (`lambda/aws/secrets/secrets-manager-credentials.ts`, which matches this shape). Implementations
  * throw {@link CredentialError}-like errors whose messages name the reference only.
  */
 export interface CredentialResolver {

@@ -1,0 +1,142 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ConfigError, loadConfig } from '../../../../lambda/aws/index.js';
+
+/** A complete, valid deployed environment; override single variables. */
+function deployedEnv(overrides: Record<string, string | undefined> = {}): Record<string, string | undefined> {
+  return {
+    AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs20.x',
+    AWS_REGION: 'eu-west-1',
+    MCP_ENDPOINT: 'https://mcp.example.com/mcp/apps/bos/platform',
+    MCP_SESSION_TABLE: 'bos-sessions',
+    AUTH_ISSUER: 'https://issuer.example.com/',
+    AUTH_AUDIENCE: 'https://mcp.example.com/mcp/apps/bos/platform',
+    AUTH_JWKS_URL: 'https://issuer.example.com/.well-known/jwks.json',
+    ...overrides,
+  };
+}
+
+function problemsOf(env: Record<string, string | undefined>): readonly string[] {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error.problems;
+    throw error;
+  }
+  return [];
+}
+
+describe('environment configuration', () => {
+  it('applies the DESIGN §6 defaults locally with an empty environment', () => {
+    // Act
+    const config = loadConfig({});
+    // Assess
+    assert.equal(config.deployed, false);
+    assert.deepEqual(config.sessions, { ttlMinutes: 60 });
+    assert.deepEqual(config.streams, { ttlMinutes: 60 });
+    assert.deepEqual(config.tasks, { ttlMinutes: 10 });
+    assert.deepEqual(config.allowedOrigins, ['https://claude.ai', 'https://claude.com']);
+    assert.equal(config.deadlineReserveMs, 1000);
+    assert.equal(config.operationTimeoutMs, 30_000);
+    assert.equal(config.maxStreamEventBytes, 10_485_760);
+    assert.equal(config.auth, undefined);
+  });
+
+  it('reads a full deployed environment', () => {
+    // Act
+    const config = loadConfig(
+      deployedEnv({
+        MCP_SESSION_TTL_MINUTES: '15',
+        MCP_ALLOWED_ORIGINS: 'https://a.example, https://b.example',
+      }),
+    );
+    // Assess
+    assert.equal(config.deployed, true);
+    assert.deepEqual(config.sessions, { tableName: 'bos-sessions', ttlMinutes: 15 });
+    assert.deepEqual(config.allowedOrigins, ['https://a.example', 'https://b.example']);
+    assert.equal(config.endpoint?.origin, 'https://mcp.example.com');
+    assert.equal(config.auth?.jwksUrl.hostname, 'issuer.example.com');
+    assert.equal(config.region, 'eu-west-1');
+  });
+
+  it('lists every problem at once, each naming its variable', () => {
+    // Act
+    const problems = problemsOf(
+      deployedEnv({
+        MCP_ENDPOINT: undefined,
+        MCP_SESSION_TABLE: 'x',
+        MCP_SESSION_TTL_MINUTES: 'sixty',
+        MCP_TASK_TTL_MINUTES: '0',
+        MCP_ALLOWED_ORIGINS: 'https://ok.example,https://bad.example/path',
+        BOS_DEADLINE_RESERVE_MS: '-5',
+        BOS_OPERATION_TIMEOUT_MS: '50',
+        AUTH_JWKS_URL: 'http://issuer.example.com/jwks',
+      }),
+    );
+    // Assess
+    assert.deepEqual(problems, [
+      'MCP_ENDPOINT is required when deployed',
+      'MCP_SESSION_TABLE must be a DynamoDB table name (3-255 of A-Z a-z 0-9 _ . -), got "x"',
+      'MCP_SESSION_TTL_MINUTES must be a whole number from 1 to 10080, got "sixty"',
+      'MCP_TASK_TTL_MINUTES must be a whole number from 1 to 10080, got "0"',
+      'MCP_ALLOWED_ORIGINS entries must be origins like https://claude.ai, got "https://bad.example/path"',
+      'BOS_DEADLINE_RESERVE_MS must be a whole number from 0 to 60000, got "-5"',
+      'BOS_OPERATION_TIMEOUT_MS must be a whole number from 100 to 900000, got "50"',
+      'AUTH_JWKS_URL must use https, got "http://issuer.example.com/jwks"',
+    ]);
+  });
+
+  it('requires the session table and token settings when deployed', () => {
+    // Act
+    const problems = problemsOf(
+      deployedEnv({
+        MCP_SESSION_TABLE: undefined,
+        AUTH_ISSUER: undefined,
+        AUTH_AUDIENCE: '',
+        AUTH_JWKS_URL: undefined,
+      }),
+    );
+    // Assess
+    assert.deepEqual(problems, [
+      'MCP_SESSION_TABLE is required when deployed',
+      'AUTH_ISSUER is required when deployed',
+      'AUTH_AUDIENCE is required when deployed',
+      'AUTH_JWKS_URL is required when deployed',
+    ]);
+  });
+
+  it('takes a shared requestState secret and refuses one too short for HMAC-SHA256', () => {
+    const secret = 'x'.repeat(32);
+    assert.equal(loadConfig({ MCP_REQUEST_STATE_SECRET: secret }).requestStateSecret, secret);
+    assert.equal(loadConfig({}).requestStateSecret, undefined);
+    assert.deepEqual(problemsOf({ MCP_REQUEST_STATE_SECRET: 'short' }), [
+      'MCP_REQUEST_STATE_SECRET must be at least 32 characters',
+    ]);
+  });
+
+  it('rejects half-configured token validation locally', () => {
+    assert.deepEqual(problemsOf({ AUTH_ISSUER: 'https://issuer.example.com/' }), [
+      'AUTH_AUDIENCE, AUTH_JWKS_URL must be set together with AUTH_ISSUER',
+    ]);
+  });
+
+  it('puts the problem list in the error message and never writes to the environment it reads', () => {
+    // Prepare: a frozen environment makes any write throw (modules run in strict mode).
+    const env = Object.freeze({ MCP_STREAM_TTL_MINUTES: '1.5' });
+    const before = { ...process.env };
+    // Act
+    const error = (() => {
+      try {
+        loadConfig(env);
+      } catch (caught) {
+        return caught;
+      }
+      return undefined;
+    })();
+    // Assess
+    assert.ok(error instanceof ConfigError);
+    assert.equal(error.name, 'ConfigError');
+    assert.match(error.message, /MCP_STREAM_TTL_MINUTES must be a whole number/);
+    assert.deepEqual({ ...process.env }, before);
+  });
+});
