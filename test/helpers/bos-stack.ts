@@ -41,6 +41,8 @@ export interface BosStack {
 export interface BosStackOptions {
   /** Bundle folder name under `.local/test-bundles/`. */
   name: string;
+  /** Start the local record providers (SCIM server, slapd) and add their sources, as `npm start` does. */
+  providers?: boolean;
   /** Extra function environment (e.g. the local-only fixture knobs, docs/bos.md). */
   env?: Readonly<Record<string, string>>;
   timeoutSeconds?: number;
@@ -61,6 +63,7 @@ export async function startBosStack(options: BosStackOptions): Promise<BosStack>
     poolSize: options.poolSize ?? 2,
     timeoutSeconds: options.timeoutSeconds ?? 60,
     env: { ...options.env },
+    ...(options.providers === true ? { providers: true } : {}),
     onFunctionLog: ({ line }) => {
       lines.push(line);
       if (!line.startsWith('{')) return;
