@@ -47,6 +47,8 @@ export interface BosStackOptions {
   env?: Readonly<Record<string, string>>;
   timeoutSeconds?: number;
   poolSize?: number;
+  /** The function's concurrency. @default the stack's */
+  concurrency?: number;
   /** Front behaviours (client-loss mode, limits); the stack's defaults are AWS's. */
   front?: Pick<StackOptions, 'onClientLoss' | 'shaping' | 'maxResponseBytes' | 'maxEventBytes'>;
 }
@@ -64,6 +66,7 @@ export async function startBosStack(options: BosStackOptions): Promise<BosStack>
     timeoutSeconds: options.timeoutSeconds ?? 60,
     env: { ...options.env },
     ...(options.providers === true ? { providers: true } : {}),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     onFunctionLog: ({ line }) => {
       lines.push(line);
       if (!line.startsWith('{')) return;
