@@ -1,6 +1,5 @@
 /**
- * Runs esbuild for one Lambda entry with {@link lambdaBuildOptions}, plus the one fix code splitting needs and
- * the imports of `http`/`process` without Node's ESM facade (`builtin-imports.ts`).
+ * Runs esbuild for one Lambda entry with {@link lambdaBuildOptions}, plus the one fix code splitting needs.
  *
  * esbuild puts the target of an `import()` in a chunk of its own. When that target is CommonJS (Ajv is), the
  * chunk exports only `default` (the `module.exports` object), so `const { Ajv } = await import('ajv')`
@@ -15,7 +14,6 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { build } from 'esbuild';
 import type { Metafile, Plugin } from 'esbuild';
-import { facadeFreeBuiltins } from './builtin-imports.js';
 import { lambdaBuildOptions } from './bundling.js';
 import type { LambdaBuildTarget } from './bundling.js';
 
@@ -34,7 +32,7 @@ export async function buildLambda(target: LambdaBuildTarget): Promise<Metafile> 
     ({ metafile } = await build({
       ...lambdaBuildOptions(target),
       metafile: true,
-      plugins: [commonJsDynamicImports(), facadeFreeBuiltins()],
+      plugins: [commonJsDynamicImports()],
     }));
   } catch (error) {
     throw new LambdaBundlingError(`cannot bundle ${target.entry}`, { cause: error });

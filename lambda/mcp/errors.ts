@@ -3,7 +3,7 @@
  * - wire errors (`McpError`) carry a JSON-RPC code and a message that is safe to send;
  * - domain errors carry a string `code` and never reach a client as-is.
  */
-import type { JsonValue } from './types/wire.js';
+import type { JsonValue } from './json/wire.js';
 
 /** JSON-RPC 2.0 codes and the MCP codes this runtime emits (docs/mcp-runtime.md lists where). */
 export const JsonRpcCode = {

@@ -1,13 +1,14 @@
 /**
  * `McpServer`: the web-standard MCP endpoint. `handle(Request, McpInvocationContext) → Response`; no AWS,
  * no sockets. Transport checks run first in a fixed order (transport-checks.ts), then the body is parsed,
- * the protocol shape chosen (shape.ts), and the request dispatched to the session-ful dispatcher or the
- * stateless one (stateless.ts).
+ * the protocol shape chosen (shape.ts), and the request dispatched to the session-ful shape (`sessionful/`) or
+ * the stateless one (`stateless/`); both serve the methods of one table (`methods/table.ts`).
  */
 import { buildCapabilities } from './registries/capabilities.js';
 import { PendingClientRequests } from './tools/client-requests.js';
-import { handleBatch, handleDelete, handleGet, handleSingle } from './dispatch/index.js';
-import type { RequestScope, SessionfulInput } from './dispatch/index.js';
+import { handleBatch, handleDelete, handleGet, handleSingle } from './sessionful/index.js';
+import type { SessionfulInput } from './sessionful/index.js';
+import type { RequestScope } from './methods/index.js';
 import { JsonRpcCode, McpError, outageOf, SafeMessage } from './errors.js';
 import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
@@ -15,7 +16,7 @@ import { InFlightRequests } from './sessions/in-flight.js';
 import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './http/media-type.js';
-import { callAttributes } from './http/call-attributes.js';
+import { callAttributes } from './methods/call-attributes.js';
 import { InMemorySessionStore } from './stores/memory-session-store.js';
 import { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
 import { InMemoryStreamStore } from './stores/memory-stream-store.js';

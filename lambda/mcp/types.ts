@@ -6,7 +6,7 @@
  */
 
 // Split by concern; this barrel keeps every existing `../mcp/types.js` import working.
-export type * from './types/wire.js';
+export type * from './json/wire.js';
 export type * from './types/registry.js';
 export type * from './types/context.js';
 export type * from './types/stores.js';

@@ -43,10 +43,16 @@ export type {
   UnreadableSource,
 } from './registry/index.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
-export { createLdapSourceFactory, LDAP_ADAPTER } from './ldap/index.js';
-export { createScimSourceFactory, SCIM_ADAPTER } from './scim/index.js';
-export { createEntraSourceFactory, ENTRA_ADAPTER } from './entra/index.js';
-export { createOktaSourceFactory, OKTA_ADAPTER } from './okta/index.js';
-export { createHttpJsonSourceFactory, HTTP_JSON_ADAPTER } from './http-json/index.js';
-export { ClientCredentialsBroker } from './oauth/index.js';
-export type { BrokerToken, ClientCredentialsOptions } from './oauth/index.js';
+// The kinds' factories and names come from their light modules (options reading only): an adapter's read
+// path is loaded by `import()` on its first read (`registry/deferred.ts`), so it must not be reachable from
+// here by a static import (docs/performance.md "Cold start").
+export { createLdapSourceFactory } from './ldap/factory.js';
+export { LDAP_ADAPTER } from './ldap/options.js';
+export { createScimSourceFactory } from './scim/factory.js';
+export { SCIM_ADAPTER } from './scim/options.js';
+export { createEntraSourceFactory } from './entra/factory.js';
+export { ENTRA_ADAPTER } from './entra/options.js';
+export { createOktaSourceFactory } from './okta/factory.js';
+export { OKTA_ADAPTER } from './okta/options.js';
+export { createHttpJsonSourceFactory } from './http-json/factory.js';
+export { HTTP_JSON_ADAPTER } from './http-json/definition.js';

@@ -1,7 +1,7 @@
 /**
  * Enforces the dependency rules of DESIGN.md §2 by reading every import in lambda/: the direction between
  * areas, the packages `lambda/mcp` and `lambda/federation` must not use (no AWS SDK or Lambda libraries, no
- * `node:http` or other sockets), and no import cycle between modules. ESLint has the area rules; this test keeps
+ * `node:http` or other sockets), no import cycle between modules, and none between the folders of `lambda/mcp`. ESLint has the area rules; this test keeps
  * all of them true even where lint is not run.
  */
 import assert from 'node:assert/strict';
@@ -158,6 +158,45 @@ export function importCycles(files: readonly string[], read: (file: string) => s
   return cycles;
 }
 
+/**
+ * Import cycles between the folders below `base` (type-only imports included), each as the sorted folder
+ * names of one strongly connected component. Modules directly in `base` (the runtime's public surface and
+ * the leaf modules every folder shares) are not a folder of their own; the module-level check covers them.
+ */
+export function folderCycles(
+  base: string,
+  files: readonly string[],
+  read: (file: string) => string,
+): string[][] {
+  const folderOf = (file: string): string | undefined => {
+    const parts = relative(base, file).split(sep);
+    return parts.length > 1 && parts[0] !== '..' ? parts[0] : undefined;
+  };
+  const folders = new Map<string, string[]>();
+  for (const file of files) {
+    const folder = folderOf(file);
+    if (folder !== undefined) folders.set(folder, [...(folders.get(folder) ?? []), file]);
+  }
+  // One pseudo-module per folder that imports whatever its files import from other folders.
+  const modules = [...folders.keys()].map((folder) => join(base, folder, '(folder).ts'));
+  const sources = new Map<string, string>();
+  for (const [folder, members] of folders) {
+    const targets = new Set<string>();
+    for (const file of members)
+      for (const spec of importsOf(read(file)).filter((s) => s.startsWith('.'))) {
+        const target = folderOf(resolve(dirname(file), spec));
+        if (target !== undefined && target !== folder) targets.add(target);
+      }
+    sources.set(
+      join(base, folder, '(folder).ts'),
+      [...targets].map((target) => `import '../${target}/(folder).js';`).join('\n'),
+    );
+  }
+  return importCycles(modules, (module) => sources.get(module) ?? '').map((cycle) =>
+    cycle.map((path) => relative(relative(root, base), path).split(sep)[0] ?? path).sort(),
+  );
+}
+
 describe('dependency boundaries (DESIGN.md §2)', () => {
   it('no module in lambda/ imports a layer it may not depend on', () => {
     const files = listTs(join(root, 'lambda'));
@@ -215,6 +254,38 @@ describe('dependency boundaries (DESIGN.md §2)', () => {
     assert.deepEqual(
       importCycles(files, (file) => readFileSync(file, 'utf8')),
       [],
+    );
+  });
+
+  it('no two folders of lambda/mcp import each other, directly or around a loop', () => {
+    const base = join(root, 'lambda', 'mcp');
+    const files = listTs(base).map((file) => resolve(file));
+    assert.deepEqual(
+      folderCycles(base, files, (file) => readFileSync(file, 'utf8')),
+      [],
+    );
+  });
+
+  it('finds a folder cycle made of modules that form no module cycle (the check itself can fail)', () => {
+    const base = join(root, 'lambda', 'mcp');
+    const a1 = join(base, 'alpha', 'one.ts');
+    const a2 = join(base, 'alpha', 'two.ts');
+    const b1 = join(base, 'beta', 'one.ts');
+    const top = join(base, 'server.ts');
+    const sources: Record<string, string> = {
+      [a1]: "import type { B } from '../beta/one.js';",
+      [a2]: "export const a = 1; import '../errors.js';",
+      [b1]: "import { a } from '../alpha/two.js';",
+      [top]: "import '../mcp/alpha/one.js';",
+    };
+    const files = [a1, a2, b1, top];
+    assert.deepEqual(
+      importCycles(files, (file) => sources[file] ?? ''),
+      [],
+    );
+    assert.deepEqual(
+      folderCycles(base, files, (file) => sources[file] ?? ''),
+      [['alpha', 'beta']],
     );
   });
 

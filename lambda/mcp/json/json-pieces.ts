@@ -5,7 +5,7 @@
  * same text in pieces of about a record each, which the SSE stream encodes into bounded chunks as they come, and
  * `TextPieces` lets a tool hand over a large text block without building it as one string.
  */
-import type { JsonObject, JsonRpcId } from '../types/wire.js';
+import type { JsonObject, JsonRpcId } from './wire.js';
 
 /**
  * A text given as the pieces that make it up, in order. A final SSE frame escapes it piece by piece; everything

@@ -2,7 +2,7 @@
  * The notification side of a streaming tool's context, shared by both protocol shapes: progress tied to the
  * request's token, log messages above a threshold, arbitrary notifications and comments, backpressure.
  */
-import { loggingLevels as levels } from '../dispatch/logging-levels.js';
+import { loggingLevels as levels } from './logging-levels.js';
 import { notificationJson } from '../json/json-rpc.js';
 import type { JsonObject, JsonValue, LoggingLevel, StreamingToolContext } from '../types.js';
 import type { SseStream } from './stream.js';

@@ -1,5 +1,5 @@
 /** Builds the `McpRequestContext` handlers see in the 2026-07-28 stateless shape. */
-import type { RequestScope } from '../dispatch/index.js';
+import type { RequestScope } from '../methods/index.js';
 import { statelessVersion } from '../http/shape.js';
 import type { JsonRpcId, McpRequestContext } from '../types.js';
 import type { Round } from './rounds.js';

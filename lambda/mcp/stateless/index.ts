@@ -5,20 +5,22 @@
  * session is read or written here: `Mcp-Session-Id` is ignored.
  */
 import { JsonRpcCode, McpError, outageOf, toWireError } from '../errors.js';
-import type { RequestScope } from '../dispatch/index.js';
+import type { RequestScope } from '../methods/index.js';
 import type { Responder } from '../http/http-responses.js';
 import { classify, errorJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonObject } from '../types.js';
-import { callStatelessTaskMethod, isTaskMethod } from '../tasks/stateless-tasks.js';
+import { methods } from '../methods/index.js';
+import { callStatelessTaskMethod } from './tasks.js';
 import { callStatelessMethod } from './methods.js';
 import { callStatelessTool } from './tools-call.js';
-import { checkEnvelope, checkRouting, statusOf } from './validate.js';
+import { statusOf } from './errors.js';
+import { checkEnvelope, checkRouting } from './validate.js';
 
 export { RequestStateGuard, requestDigest, refusedStateMessage } from './request-state.js';
 export { decodeSentinel } from './headers.js';
-export { StatelessRequestError, statusOf } from './validate.js';
+export { StatelessRequestError, statusOf } from './errors.js';
 
 /** What the stateless dispatcher receives. */
 export interface StatelessInput {
@@ -48,7 +50,7 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
   // Notifications change nothing in this shape (no session to mutate): accepted once valid.
   if (message.kind === 'notification') return respond.accepted();
   const request = message.message;
-  if (isTaskMethod(method)) {
+  if (methods.get(method)?.task === true) {
     try {
       const result = await callStatelessTaskMethod(rt, headers, request, declared.clientCapabilities, {
         ...(input.scope.invocation.principal !== undefined && {

@@ -1,20 +1,16 @@
 /**
- * The stateless subset other than `tools/call` (mcp-method-surface: server/discover, tools/list,
- * resources/list, resources/read, resources/templates/list, completion/complete, prompts/list,
- * prompts/get). `ping`, `logging/setLevel`, `initialize`, task methods, subscriptions and anything else
- * are -32601 (HTTP 404). Each returns the wire `result` or throws an `McpError`.
+ * The stateless subset other than `tools/call` and the task methods (mcp-method-surface: the methods the
+ * table marks for the stateless shape), dispatched through the method table (`methods/table.ts`). What this
+ * shape adds: the request's declared `_meta` as the handler's context, a round for the methods that may
+ * answer `input_required`, and the 2026-07-28 result fields (`resultType`, serverInfo, cache hints). Anything
+ * the shape does not serve is -32601 (HTTP 404). Each returns the wire `result` or throws an `McpError`.
  */
-import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
-import { completionPayload, completionRequest, promptResult } from '../dispatch/methods.js';
-import type { RequestScope } from '../dispatch/index.js';
+import { JsonRpcCode, McpError } from '../errors.js';
+import { servedMethod } from '../methods/index.js';
+import type { MethodCall, RequestScope } from '../methods/index.js';
+import type { Runtime } from '../runtime.js';
 import { guardedCall } from '../tools/guarded-call.js';
-import { isObject } from '../json/json-rpc.js';
-import { paginate } from '../registries/pagination.js';
-import { promptArguments } from '../registries/index.js';
-import type { CacheSurface, Runtime } from '../runtime.js';
-import { supportedVersions } from '../http/shape.js';
-import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
-import { tasksExtension } from '../tasks/wire.js';
+import type { JsonObject, JsonRpcRequest, JsonValue, McpRequestContext } from '../types.js';
 import { statelessContext } from './context.js';
 import { completeResult } from './results.js';
 import { beginRound, finishRound } from './rounds.js';
@@ -24,17 +20,6 @@ import type { RequestMeta } from './validate.js';
 /** -32601 "Method not found: <method>" (HTTP 404 in this shape). */
 export function methodNotFound(method: string): McpError {
   return new McpError(JsonRpcCode.MethodNotFound, `Method not found: ${method}`);
-}
-
-function echo(value: string): string {
-  return value.length > 200 ? `${value.slice(0, 200)}…` : value;
-}
-
-/** -32602 with `data.uri` (SEP-2164: "error data SHOULD carry the uri"), bounded like the message. */
-function resourceNotFound(uri: string): McpError {
-  return new McpError(JsonRpcCode.InvalidParams, `resource not found: ${echo(uri)}`, {
-    data: { uri: echo(uri) },
-  });
 }
 
 /** Runs a handler under the request's timeout, deadline and disconnect signal. */
@@ -59,32 +44,7 @@ async function guarded<T>(
   });
 }
 
-function list<T>(
-  rt: Runtime,
-  items: readonly T[],
-  params: JsonObject | undefined,
-  key: string,
-  surface: CacheSurface,
-): JsonObject {
-  const page = paginate(items, params?.cursor, rt.options.pageSize);
-  const fields: JsonObject = { [key]: page.items as unknown as JsonObject[] };
-  if (page.nextCursor !== undefined) fields.nextCursor = page.nextCursor;
-  return completeResult(rt, fields, surface);
-}
-
-/** The version-aware discover result: tasks are the `io.modelcontextprotocol/tasks` extension here. */
-function discover(rt: Runtime): JsonObject {
-  const { tasks, ...capabilities } = rt.capabilities();
-  if (tasks !== undefined) {
-    const extensions = isObject(capabilities.extensions) ? capabilities.extensions : {};
-    capabilities.extensions = { ...extensions, [tasksExtension]: {} };
-  }
-  const fields: JsonObject = { supportedVersions: [...supportedVersions], capabilities };
-  if (rt.options.instructions !== undefined) fields.instructions = rt.options.instructions;
-  return completeResult(rt, fields, 'serverDiscover');
-}
-
-/** Dispatches one stateless request other than tools/call. */
+/** Dispatches one stateless request other than tools/call; `name` is the routed name `Mcp-Name` matched. */
 export async function callStatelessMethod(
   rt: Runtime,
   scope: RequestScope,
@@ -93,62 +53,28 @@ export async function callStatelessMethod(
   name: string | undefined,
 ): Promise<JsonObject> {
   const { method, params } = request;
-  const enabled = rt.options.capabilities;
-  switch (method) {
-    case 'server/discover':
-      return discover(rt);
-    case 'tools/list':
-      if (enabled.tools === false) break;
-      return list(rt, rt.tools.definitions(), params, 'tools', 'toolsList');
-    case 'resources/list':
-      if (enabled.resources === false) break;
-      return list(rt, rt.resources.definitions(), params, 'resources', 'resourcesList');
-    case 'resources/templates/list':
-      if (enabled.resources === false) break;
-      return list(rt, rt.resources.templates(), params, 'resourceTemplates', 'resourceTemplatesList');
-    case 'prompts/list':
-      if (enabled.prompts === false) break;
-      return list(rt, rt.prompts.definitions(), params, 'prompts', 'promptsList');
-    case 'resources/read': {
-      if (enabled.resources === false || name === undefined) break;
-      const handler = rt.resources.resolve(name);
-      // -32602 for a missing resource, as the reference runtime pins in both shapes.
-      if (handler === undefined) throw resourceNotFound(name);
-      const round = await beginRound(rt, scope.invocation, method, name, undefined, params);
-      const read = await guarded(rt, scope, request, declared, round, (ctx) => handler(name, ctx));
-      const answer: JsonObject = Array.isArray(read) ? { contents: read } : (read as unknown as JsonObject);
-      if (isObject(answer) && answer.resultType !== 'input_required' && !Array.isArray(answer.contents)) {
-        throw new TypeError('resource handler returned no contents array');
-      }
-      return finishRound(rt, round, answer, declared.clientCapabilities, 'resourcesRead');
-    }
-    case 'prompts/get': {
-      if (enabled.prompts === false || name === undefined) break;
-      const prompt = rt.prompts.get(name);
-      if (prompt === undefined) throw new InvalidParamsError(`prompt not found: ${echo(name)}`);
-      const args = promptArguments(prompt.def, params?.arguments);
-      const round = await beginRound(rt, scope.invocation, method, name, params?.arguments, params);
-      const answer = await guarded(rt, scope, request, declared, round, (ctx) => prompt.handler(args, ctx));
-      // promptResult validates the complete shape (messages array) and keeps only prompt fields.
-      const checked =
-        isObject(answer) && answer.resultType === 'input_required'
-          ? answer
-          : promptResult({ ...answer, resultType: 'complete' });
-      return finishRound(rt, round, checked, declared.clientCapabilities);
-    }
-    case 'completion/complete': {
-      const hooks = rt.options.completion;
-      if (enabled.completions === false || (hooks?.prompt === undefined && hooks?.resource === undefined))
-        break;
-      const req = completionRequest(params);
-      const hook = req.ref.type === 'ref/prompt' ? hooks.prompt : hooks.resource;
-      if (hook === undefined)
-        throw new InvalidParamsError(`Invalid params: no completion handler for ${req.ref.type}`);
-      const result = await guarded(rt, scope, request, declared, undefined, (ctx) => hook(req, ctx));
-      return completeResult(rt, { completion: completionPayload(result) });
-    }
-    default:
-      break;
-  }
-  throw methodNotFound(method);
+  const spec = servedMethod(rt, method, 'stateless');
+  if (spec?.handle === undefined || (spec.nameParam !== undefined && name === undefined))
+    throw methodNotFound(method);
+  // A method that may answer input_required runs in a round: retry inputs validated, an echoed
+  // requestState redeemed before its handler runs (after the handler's own checks, as it calls run()).
+  let round: Round | undefined;
+  const args: JsonValue | undefined =
+    spec.argumentsParam === undefined ? undefined : params?.[spec.argumentsParam];
+  const call: MethodCall = {
+    rt,
+    shape: 'stateless',
+    request,
+    params,
+    name,
+    session: undefined,
+    run: async (fn) => {
+      if (spec.inputRequired === true)
+        round ??= await beginRound(rt, scope.invocation, method, name ?? '', args, params);
+      return guarded(rt, scope, request, declared, round, fn);
+    },
+  };
+  const answer = await spec.handle(call);
+  if (round === undefined) return completeResult(rt, answer, spec.cacheSurface);
+  return finishRound(rt, round, answer, declared.clientCapabilities, spec.cacheSurface);
 }

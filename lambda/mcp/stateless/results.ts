@@ -12,58 +12,12 @@ import type { InputRequest, JsonObject } from '../types.js';
 
 const serverInfoKey = 'io.modelcontextprotocol/serverInfo';
 
-/** Methods that may answer `input_required` (mcp-2026-notes §1.6). */
-export const inputRequiredMethods: ReadonlySet<string> = new Set([
-  'tools/call',
-  'prompts/get',
-  'resources/read',
-]);
-
 /** A handler result before shaping: its own fields plus the multi-round ones. */
 export interface RawResult {
   fields: JsonObject;
   resultType: 'complete' | 'input_required';
   inputRequests: Record<string, InputRequest> | undefined;
   requestState: string | undefined;
-}
-
-/** Core input-request methods and the client capability each needs (mcp-2026-notes §1.6). */
-const coreCapabilities: ReadonlyMap<string, string> = new Map([
-  ['elicitation/create', 'elicitation'],
-  ['sampling/createMessage', 'sampling'],
-  ['roots/list', 'roots'],
-]);
-
-/**
- * Servers MUST NOT request input the client cannot serve: each input request's capability (or, for an
- * extension method `<extension id>/…`, the advertised extension) must be in `clientCapabilities`.
- * An input method that is neither core nor under an advertised extension is a handler bug → -32603.
- */
-export function requiredCapabilities(
-  rt: Runtime,
-  requests: Record<string, InputRequest>,
-  declared: JsonObject,
-): JsonObject | undefined {
-  const missing: JsonObject = {};
-  const missingExtensions: JsonObject = {};
-  const declaredExtensions = isObject(declared.extensions) ? declared.extensions : {};
-  for (const request of Object.values(requests)) {
-    const method = isObject(request) && typeof request.method === 'string' ? request.method : undefined;
-    if (method === undefined) throw new TypeError('input request without a method');
-    const capability = coreCapabilities.get(method);
-    if (capability !== undefined) {
-      if (!Object.hasOwn(declared, capability) || !isObject(declared[capability])) missing[capability] = {};
-      continue;
-    }
-    const extension = Object.keys(rt.capabilities().extensions ?? {}).find((id) =>
-      method.startsWith(`${id}/`),
-    );
-    if (extension === undefined) throw new TypeError(`input request method ${method} is not servable`);
-    if (!Object.hasOwn(declaredExtensions, extension) || !isObject(declaredExtensions[extension]))
-      missingExtensions[extension] = {};
-  }
-  if (Object.keys(missingExtensions).length > 0) missing.extensions = missingExtensions;
-  return Object.keys(missing).length > 0 ? missing : undefined;
 }
 
 /** The -32021 error for capabilities the client did not declare. */

@@ -9,13 +9,8 @@ import type { Runtime, CacheSurface } from '../runtime.js';
 import type { JsonObject, JsonValue, McpInvocationContext } from '../types.js';
 import { requestDigest } from './request-state.js';
 import type { StateBinding } from './request-state.js';
-import {
-  completeResult,
-  inputRequiredResult,
-  missingCapabilityError,
-  requiredCapabilities,
-  splitResult,
-} from './results.js';
+import { requiredCapabilities } from '../tools/input-requests.js';
+import { completeResult, inputRequiredResult, missingCapabilityError, splitResult } from './results.js';
 import { retryInputs } from './validate.js';
 
 /** What a handler sees of the round, and what finishing it needs. */

@@ -6,7 +6,7 @@
  * the handler's signal (the spec's cancellation). The final frame carries `resultType`.
  */
 import { InvalidParamsError, McpError, outageOf, RequestCancelledError, toWireError } from '../errors.js';
-import type { RequestScope } from '../dispatch/index.js';
+import type { RequestScope } from '../methods/index.js';
 import { resultPieces } from '../json/json-pieces.js';
 import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
@@ -22,13 +22,13 @@ import type {
   StreamingToolContext,
   ToolResult,
 } from '../types.js';
-import { createStatelessTask, statelessTaskMode } from '../tasks/stateless-tasks.js';
+import { createStatelessTask, statelessTaskMode } from './tasks.js';
 import { statelessContext } from './context.js';
 import { checkParamHeaders, mirroredParams } from './headers.js';
 import { methodNotFound } from './methods.js';
 import { beginRound, finishRound } from './rounds.js';
 import type { Round } from './rounds.js';
-import { statusOf } from './validate.js';
+import { statusOf } from './errors.js';
 import type { RequestMeta } from './validate.js';
 
 /** The inputs of one stateless tools/call. */

@@ -4,38 +4,18 @@
  * required `_meta` (-32602), then — for name-routed methods — the body name (-32602) before `Mcp-Name`
  * (-32020). Every failure here is HTTP 400.
  */
-import { JsonRpcCode, McpError } from '../errors.js';
+import type { McpError } from '../errors.js';
+import { JsonRpcCode } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { JsonObject, LoggingLevel } from '../types.js';
-import { loggingLevels } from '../dispatch/logging-levels.js';
+import { methods } from '../methods/index.js';
+import { loggingLevels } from '../sse/logging-levels.js';
+import { StatelessRequestError } from './errors.js';
 import { checkMethodHeader, checkNameHeader } from './headers.js';
 
 const metaVersionKey = 'io.modelcontextprotocol/protocolVersion';
 const metaCapabilitiesKey = 'io.modelcontextprotocol/clientCapabilities';
 const metaLogLevelKey = 'io.modelcontextprotocol/logLevel';
-
-/** A request-level validation failure: answered with HTTP 400 whatever its JSON-RPC code. */
-export class StatelessRequestError extends McpError {
-  constructor(code: number, message: string) {
-    super(code, message);
-    this.name = 'StatelessRequestError';
-  }
-}
-
-/** HTTP status of a stateless error (mcp-method-surface "2026-07-28 protocol errors"). */
-export function statusOf(error: McpError): number {
-  if (error.code === JsonRpcCode.MethodNotFound) return 404;
-  if (
-    error instanceof StatelessRequestError ||
-    error.code === JsonRpcCode.HeaderMismatch ||
-    error.code === JsonRpcCode.MissingRequiredClientCapability ||
-    error.code === JsonRpcCode.UnsupportedProtocolVersion
-  ) {
-    return 400;
-  }
-  // Ordinary method errors (unknown tool, invalid arguments) keep JSON-RPC's 200, as in the session-ful shape.
-  return 200;
-}
 
 /** What every valid stateless message declares in `_meta`. */
 export interface RequestMeta {
@@ -68,17 +48,7 @@ export function checkEnvelope(
 }
 
 /**
- * The body field `Mcp-Name` mirrors, per method. A `Map`, because the method comes from the request: on a
- * plain object `constructor` or `toString` would find an `Object.prototype` member.
- */
-const routedField: ReadonlyMap<string, string> = new Map([
-  ['tools/call', 'name'],
-  ['prompts/get', 'name'],
-  ['resources/read', 'uri'],
-]);
-
-/**
- * For name-routed methods: the body name must be a string (-32602: an invalid body, not a routing
+ * For name-routed methods (the table's `nameParam`, which `Mcp-Name` mirrors): the body name must be a string (-32602: an invalid body, not a routing
  * mismatch) and `Mcp-Name` must match it. Returns the name (undefined for other methods).
  */
 export function checkRouting(
@@ -86,7 +56,8 @@ export function checkRouting(
   method: string,
   params: JsonObject | undefined,
 ): { name: string | undefined } | McpError {
-  const field = routedField.get(method);
+  const spec = methods.get(method);
+  const field = spec?.shapes.includes('stateless') === true ? spec.nameParam : undefined;
   if (field === undefined) return { name: undefined };
   const name = params?.[field];
   if (typeof name !== 'string' || name === '') {

@@ -10,7 +10,7 @@ import { JsonRpcCode, McpError, outageOf, RequestCancelledError } from '../error
 import { withWholeTexts } from '../json/json-pieces.js';
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
-import { requiredCapabilities } from '../stateless/results.js';
+import { requiredCapabilities } from '../tools/input-requests.js';
 import { runTool, sessionfulToolResult, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type { JsonObject, McpRequestContext, StreamingToolContext, ToolResult } from '../types.js';

@@ -4,7 +4,7 @@
  * worker share it). A task is addressed by its owner (the principal it is bound to) and its id, so a
  * lookup under another principal finds nothing, exactly like an unknown id.
  */
-import type { JsonObject, JsonRpcErrorObject, Principal, ProtocolShape } from '../types/wire.js';
+import type { JsonObject, JsonRpcErrorObject, Principal, ProtocolShape } from '../json/wire.js';
 
 /** Task statuses, spelled as both protocol revisions spell them. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';

@@ -150,7 +150,7 @@ function emit(options: RunToolOptions, event: ToolTelemetryEvent): void {
  * What the hook resolves to is recorded as `ctx.prepared`: both protocol shapes build the handler's
  * streaming context from this `ctx` (`{ ...ctx, … }`) after the preflight, so the handler of the same call
  * receives it and need not repeat the hook's checks (two directory reads per streamed BOS call otherwise).
- * `started`: the hook's promise when it was already started for this call (`dispatch/early-preflight.ts`);
+ * `started`: the hook's promise when it was already started for this call (`sessionful/early-preflight.ts`);
  * it is then awaited under the same guard instead of calling the hook again.
  */
 export async function preflight(

@@ -7,7 +7,7 @@ import type {
   LoggingLevel,
   Principal,
   ProtocolShape,
-} from './wire.js';
+} from '../json/wire.js';
 import type { PromptResult, ResourceContent, ResourceReadResult, ToolResult } from './registry.js';
 
 /** What every method handler can see about the request it serves. */

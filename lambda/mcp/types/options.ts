@@ -1,5 +1,5 @@
 /** Server options and the configuration types they use. */
-import type { JsonObject, LoggingLevel } from './wire.js';
+import type { JsonObject, LoggingLevel } from '../json/wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
 import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
 import type { TaskRuntimeOptions } from '../tasks/options.js';

@@ -1,6 +1,6 @@
 /** Definitions and results of the tool, resource and prompt registries. */
 import type { TextPieces } from '../json/json-pieces.js';
-import type { JsonObject } from './wire.js';
+import type { JsonObject } from '../json/wire.js';
 
 export interface Icon {
   src: string;

@@ -1,5 +1,5 @@
 /** Store ports; implementations: in-memory in lambda/mcp, DynamoDB in lambda/aws. */
-import type { JsonObject, JsonRpcErrorObject } from './wire.js';
+import type { JsonObject, JsonRpcErrorObject } from '../json/wire.js';
 
 export interface SessionRecord {
   sessionId: string;

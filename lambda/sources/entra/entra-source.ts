@@ -25,17 +25,10 @@ import {
 import type { ProviderSettings } from '../kernel/index.js';
 import { ClientCredentialsBroker, tokenForRead } from '../oauth/index.js';
 import type { BrokerToken } from '../oauth/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import type { SourceSpec } from '../registry/types.js';
 import { firstGraphPage, graphRequestFor } from './graph-query.js';
-import { entraOptionsFromSpec } from './options.js';
 import type { EntraSourceOptions } from './options.js';
 import { graphUserMapper } from './user-record.js';
-
-/** Builds Entra adapters with the kernel settings of this composition (loopback allowance, log). */
-export function createEntraSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) =>
-    createEntraSource(spec, entraOptionsFromSpec(spec, settings.allowLoopbackHttp ?? false), settings);
-}
 
 interface Observed {
   readonly item: unknown;

@@ -1,5 +1,6 @@
 /** The `entra` adapter kind: Microsoft Entra ID users through Microsoft Graph (docs/sources.md). */
-export { createEntraSource, createEntraSourceFactory } from './entra-source.js';
+export { createEntraSourceFactory } from './factory.js';
+export { createEntraSource } from './entra-source.js';
 export { firstGraphPage, GRAPH_SELECT, graphRequestFor, odataString } from './graph-query.js';
 export type { GraphRequest } from './graph-query.js';
 export {

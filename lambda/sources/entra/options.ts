@@ -8,8 +8,8 @@
  *   "options": { "tenant_id": "6f1c…", "client_id": "0b7e…", "auth_method": "client_secret_post" } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/index.js';
-import type { ClientCredentialsOptions } from '../oauth/index.js';
+import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import type { ClientCredentialsOptions } from '../oauth/options.js';
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
 

@@ -15,8 +15,8 @@
  *                 "observed_at": "updated_at", "attributes": { "department": "org.department" } } } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/index.js';
-import type { ClientCredentialsOptions } from '../oauth/index.js';
+import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import type { ClientCredentialsOptions } from '../oauth/options.js';
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
 

@@ -26,16 +26,10 @@ import {
 } from '../kernel/index.js';
 import type { JsonPage, NextPageUrl, ProviderSettings } from '../kernel/index.js';
 import { ClientCredentialsBroker, tokenForRead } from '../oauth/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
-import { fill, httpJsonOptionsFromSpec } from './definition.js';
+import type { SourceSpec } from '../registry/types.js';
+import { fill } from './definition.js';
 import type { HttpJsonOptions, HttpJsonPagination } from './definition.js';
 import { atPath, httpJsonMapper } from './record-map.js';
-
-/** Builds `http-json` adapters with the kernel settings of this composition. */
-export function createHttpJsonSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) =>
-    createHttpJsonSource(spec, httpJsonOptionsFromSpec(spec, settings.allowLoopbackHttp ?? false), settings);
-}
 
 /** An `http-json` adapter for one validated definition. */
 export function createHttpJsonSource(

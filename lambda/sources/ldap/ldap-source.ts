@@ -25,19 +25,13 @@ import {
   resolveCredential,
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import type { SourceSpec } from '../registry/types.js';
 import { ldapEntryMapper } from './entry-record.js';
 import { ldapFailure } from './errors.js';
 import { ldapFilterFor } from './filters.js';
-import { ldapOptionsFromSpec } from './options.js';
 import type { LdapSourceOptions } from './options.js';
 
 type Pages = AsyncIterator<SearchResult>;
-
-/** Builds LDAP adapters with this composition's kernel settings (loopback allowance, log). */
-export function createLdapSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) => createLdapSource(spec, ldapOptionsFromSpec(spec), settings);
-}
 
 /** TLS 1.2+, with SNI only for a host name (RFC 6066 forbids an IP address there). */
 function tlsOptionsFor(url: URL): ConnectionOptions {

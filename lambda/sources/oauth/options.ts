@@ -3,7 +3,7 @@
  * §4.4), as its definition in the directory states it. Everything here is non-secret: the client secret or
  * private key is the source's `credential_ref`, resolved only when a token is requested.
  */
-import { isAllowedProviderUrl } from '../kernel/index.js';
+import { isAllowedProviderUrl } from '../kernel/url-policy.js';
 import type { TokenTransport } from './token-transport.js';
 
 /** RFC 7591 `token_endpoint_auth_method` values the broker speaks. */

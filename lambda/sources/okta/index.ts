@@ -1,5 +1,6 @@
 /** The `okta` adapter kind: Okta users through the Users API with an OAuth service app (docs/sources.md). */
-export { createOktaSource, createOktaSourceFactory } from './okta-source.js';
+export { createOktaSourceFactory } from './factory.js';
+export { createOktaSource } from './okta-source.js';
 export { OKTA_ADAPTER, OKTA_MAX_LIMIT, OKTA_USERS_SCOPE, oktaOptionsFromSpec } from './options.js';
 export type { OktaSourceOptions } from './options.js';
 export { oktaSearchFor, searchString } from './search.js';

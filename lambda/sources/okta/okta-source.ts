@@ -22,17 +22,10 @@ import {
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
 import { ClientCredentialsBroker, tokenForRead } from '../oauth/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
-import { oktaOptionsFromSpec } from './options.js';
+import type { SourceSpec } from '../registry/types.js';
 import type { OktaSourceOptions } from './options.js';
 import { oktaSearchFor } from './search.js';
 import { oktaUserMapper } from './user-record.js';
-
-/** Builds Okta adapters with the kernel settings of this composition (loopback allowance, log). */
-export function createOktaSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) =>
-    createOktaSource(spec, oktaOptionsFromSpec(spec, settings.allowLoopbackHttp ?? false), settings);
-}
 
 /** An Okta adapter for one validated definition; its broker (and token cache) lives as long as it does. */
 export function createOktaSource(

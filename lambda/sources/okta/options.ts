@@ -8,8 +8,8 @@
  *   "options": { "org_url": "https://acme.okta.com", "client_id": "0oa1b2c3d4", "key_id": "svc-key-1" } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/index.js';
-import type { ClientCredentialsOptions } from '../oauth/index.js';
+import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import type { ClientCredentialsOptions } from '../oauth/options.js';
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
 

@@ -22,20 +22,14 @@ import {
   resolveCredential,
 } from '../kernel/index.js';
 import type { NextPageUrl, ProviderSettings } from '../kernel/index.js';
-import type { SourceFactory, SourceSpec } from '../registry/types.js';
+import type { SourceSpec } from '../registry/types.js';
 import { scimFilterFor } from './filters.js';
-import { scimOptionsFromSpec } from './options.js';
 import type { ScimSourceOptions } from './options.js';
 import { parseServiceProviderConfig } from './service-provider-config.js';
 import type { ScimCapabilities } from './service-provider-config.js';
 import { scimUserMapper } from './user-record.js';
 
 const ACCEPT = 'application/scim+json, application/json;q=0.9';
-
-/** Builds SCIM adapters with the kernel settings of this composition (loopback allowance, log). */
-export function createScimSourceFactory(settings: ProviderSettings = {}): SourceFactory {
-  return (spec) => createScimSource(spec, scimOptionsFromSpec(spec), settings);
-}
 
 /** A SCIM adapter for one validated definition. */
 export function createScimSource(

@@ -114,4 +114,26 @@ describe('bundleHandler', () => {
     for (const name of ['Ajv', 'Ajv2020', 'SecretsManagerClient', 'GetSecretValueCommand'])
       assert.ok(chunkExports.includes(name), `${name} is exported by a chunk`);
   });
+
+  it('loads no adapter read path, nor the LDAP client, at cold start: each kind loads on its first read', async () => {
+    // Act
+    const bundle = await bundleHandler({ entry: PLATFORM_HANDLER_ENTRY, outDir: join(scratch, 'adapters') });
+    const coldStart = bundle.coldStartFiles.map((file) => readFileSync(file, 'utf8')).join('\n');
+    const everything = codeFiles(bundle.taskRoot)
+      .map((file) => readFileSync(file, 'utf8'))
+      .join('\n');
+    // Assess: a string only each read path holds is bundled, but not in the cold-start files.
+    const readPaths = {
+      'ldapts (the paged-results control)': '1.2.840.113556.1.4.319',
+      'the SCIM adapter': 'ServiceProviderConfig',
+      'the Entra adapter': '@odata.nextLink',
+      'the Okta adapter': '/api/v1/users',
+      "the provider kernel's rate-limit waits": 'x-rate-limit-reset',
+      'the OAuth token request': 'client_credentials',
+    };
+    for (const [part, marker] of Object.entries(readPaths)) {
+      assert.ok(everything.includes(marker), `${part} is bundled`);
+      assert.ok(!coldStart.includes(marker), `${part} is loaded at cold start`);
+    }
+  });
 });

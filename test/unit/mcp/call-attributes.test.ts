@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { callAttributes } from '../../../lambda/mcp/http/call-attributes.js';
+import { callAttributes } from '../../../lambda/mcp/methods/call-attributes.js';
 
 const tools = (name: string) => name === 'bos_execute';
 const headers = (init: Record<string, string> = {}) => new Headers(init);

@@ -1,4 +1,5 @@
 /** Request factories for the 2026-07-28 stateless shape (every header and `_meta` key in place). */
+import { methods } from '../../../../lambda/mcp/methods/index.js';
 import { postHeaders } from '../helpers.js';
 
 export const MODERN = '2026-07-28';
@@ -12,16 +13,10 @@ export function modernMeta(extra: Record<string, unknown> = {}): Record<string, 
   };
 }
 
-const routed: Record<string, string> = {
-  'tools/call': 'name',
-  'prompts/get': 'name',
-  'resources/read': 'uri',
-};
-
 /** The headers a correct stateless client sends for `method` with `params`. */
 export function modernHeaders(method: string, params: Record<string, unknown> = {}): Record<string, string> {
   const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
-  const field = routed[method];
+  const field = methods.get(method)?.nameParam;
   const name = field === undefined ? undefined : params[field];
   if (typeof name === 'string') headers['mcp-name'] = name;
   return headers;

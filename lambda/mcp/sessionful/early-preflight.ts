@@ -10,7 +10,7 @@ import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonRpcRequest, McpRequestContext, SessionRecord } from '../types.js';
 import { requestContext } from './context.js';
-import type { RequestScope } from './context.js';
+import type { RequestScope } from '../methods/index.js';
 
 /** A `beforeStream` hook already running for one request. */
 export interface EarlyPreflight {

@@ -11,17 +11,12 @@ import { errorJson, notificationJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
-import {
-  startTaskResult,
-  taskResult,
-  taskStatusNotification,
-  waitTerminal,
-} from '../tasks/sessionful-tasks.js';
+import { startTaskResult, taskResult, taskStatusNotification, waitTerminal } from './tasks.js';
 import { terminalStatuses } from '../tasks/task-store.js';
 import type { TaskRecord } from '../tasks/task-store.js';
 import type { JsonRpcRequest, SessionRecord } from '../types.js';
 import { requestContext } from './context.js';
-import type { RequestScope } from './context.js';
+import type { RequestScope } from '../methods/index.js';
 
 /** The version whose tasks carry status notifications on the request's own stream. */
 const statusNotificationVersion = '2025-11-25';

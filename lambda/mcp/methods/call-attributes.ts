@@ -4,31 +4,7 @@
  * registered, a protocol version shaped like a date. Anything else becomes `other` / `unknown` / absent.
  */
 import type { CallAttributes, JsonObject } from '../types.js';
-
-/** Every method and notification this runtime serves (both protocol shapes). */
-const KNOWN_METHODS: ReadonlySet<string> = new Set([
-  'initialize',
-  'ping',
-  'server/discover',
-  'tools/list',
-  'tools/call',
-  'resources/list',
-  'resources/templates/list',
-  'resources/read',
-  'resources/subscribe',
-  'resources/unsubscribe',
-  'prompts/list',
-  'prompts/get',
-  'completion/complete',
-  'logging/setLevel',
-  'tasks/get',
-  'tasks/result',
-  'tasks/list',
-  'tasks/cancel',
-  'tasks/update',
-  'notifications/initialized',
-  'notifications/cancelled',
-]);
+import { clientNotifications, methods } from './table.js';
 
 const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
@@ -66,7 +42,7 @@ export function callAttributes(
   const raw = message.method;
   const method =
     typeof raw === 'string'
-      ? KNOWN_METHODS.has(raw)
+      ? methods.has(raw) || clientNotifications.has(raw)
         ? raw
         : 'other'
       : 'result' in message || 'error' in message

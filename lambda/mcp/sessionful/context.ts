@@ -1,21 +1,10 @@
 /** Builds the `McpRequestContext` handlers see in the session-ful shape. */
 import { isObject } from '../json/json-rpc.js';
 import { SessionKey } from '../sessions/session-manager.js';
-import type {
-  JsonObject,
-  JsonRpcId,
-  McpInvocationContext,
-  McpRequestContext,
-  SessionRecord,
-} from '../types.js';
+import type { RequestScope } from '../methods/scope.js';
+import type { JsonObject, JsonRpcId, McpRequestContext, SessionRecord } from '../types.js';
 
 const emptyMeta: JsonObject = Object.freeze({});
-
-/** The request-scoped facts shared by every message of one HTTP request. */
-export interface RequestScope {
-  invocation: McpInvocationContext;
-  accepts: (mediaType: string) => boolean;
-}
 
 /** A context for one JSON-RPC request of a session. */
 export function requestContext(

@@ -2,7 +2,7 @@
  * MCP 2025-11-25 tasks in the session-ful shape (experimental core): `execution.taskSupport` enforced on
  * `tools/call` (a task for a `forbidden` tool, or a plain call of a `required` one, is -32601),
  * task-augmented calls answered with `CreateTaskResult { task }`, and `tasks/get`, `tasks/result`
- * (blocking until terminal, bounded by the invocation's budget; `dispatch/task-result-stream.ts` answers it
+ * (blocking until terminal, bounded by the invocation's budget; `task-result-stream.ts` answers it
  * as SSE with `notifications/tasks/status`), `tasks/list` (this caller's tasks of this
  * session, cursor-paged) and `tasks/cancel` (-32602 on a terminal task). Tasks are bound to the principal
  * and the session; anything else reads as an unknown id.
@@ -13,11 +13,11 @@ import { isObject } from '../json/json-rpc.js';
 import type { ToolEntry } from '../registries/tools.js';
 import type { Runtime } from '../runtime.js';
 import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
-import { ownerOf } from './task-service.js';
-import type { TaskScope, TaskService } from './task-service.js';
-import { terminalStatuses } from './task-store.js';
-import type { TaskRecord } from './task-store.js';
-import { relatedTaskKey, task2025 } from './wire.js';
+import { ownerOf } from '../tasks/task-service.js';
+import type { TaskScope, TaskService } from '../tasks/task-service.js';
+import { terminalStatuses } from '../tasks/task-store.js';
+import type { TaskRecord } from '../tasks/task-store.js';
+import { relatedTaskKey, task2025 } from '../tasks/wire.js';
 
 const methodNotFound = (message: string): McpError => new McpError(JsonRpcCode.MethodNotFound, message);
 

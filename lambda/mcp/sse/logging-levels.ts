@@ -1,6 +1,6 @@
 /**
- * The MCP logging levels, in their own module so that request validation (`stateless/validate.ts`) and the
- * tool emitters can read them without importing the method dispatcher.
+ * The MCP logging levels of `notifications/message`, which the tool emitters filter by; `logging/setLevel`
+ * and the stateless `_meta` log level are validated against the same list.
  */
 import type { LoggingLevel } from '../types.js';
 

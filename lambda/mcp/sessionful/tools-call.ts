@@ -30,9 +30,9 @@ import type {
   SessionRecord,
   StreamingToolContext,
 } from '../types.js';
-import { sessionfulTaskCall } from '../tasks/sessionful-tasks.js';
+import { sessionfulTaskCall } from './tasks.js';
 import { requestContext } from './context.js';
-import type { RequestScope } from './context.js';
+import type { RequestScope } from '../methods/index.js';
 import type { EarlyPreflight } from './early-preflight.js';
 
 /** A buffered JSON body (one string, or chunks for a large result), or a ready SSE response. */

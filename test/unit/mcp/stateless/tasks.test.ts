@@ -7,7 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, it } from 'node:test';
 import { InMemoryTaskStore, McpServer, silentLogger, tasksExtension } from '../../../../lambda/mcp/index.js';
 import type { McpInvocationContext, TaskLauncher, TaskRuntimeOptions } from '../../../../lambda/mcp/index.js';
-import { modernMeta, modernPost } from '../stateless/helpers.js';
+import { modernMeta, modernPost } from './helpers.js';
 
 type Body = { result?: Record<string, unknown>; error?: { code: number; message: string; data?: unknown } };
 

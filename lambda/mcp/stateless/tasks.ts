@@ -6,15 +6,16 @@
  */
 import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
+import { servedMethod } from '../methods/index.js';
 import type { ToolEntry } from '../registries/tools.js';
 import type { Runtime } from '../runtime.js';
-import { checkNameHeader } from '../stateless/headers.js';
-import { completeResult, missingCapabilityError } from '../stateless/results.js';
+import { checkNameHeader } from './headers.js';
+import { completeResult, missingCapabilityError } from './results.js';
 import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
-import { ownerOf } from './task-service.js';
-import type { TaskService } from './task-service.js';
-import type { TaskRecord } from './task-store.js';
-import { detailedTaskFields, taskFields2026, tasksExtension } from './wire.js';
+import { ownerOf } from '../tasks/task-service.js';
+import type { TaskService } from '../tasks/task-service.js';
+import type { TaskRecord } from '../tasks/task-store.js';
+import { detailedTaskFields, taskFields2026, tasksExtension } from '../tasks/wire.js';
 
 /** How a `tools/call` is answered: synchronously, as a task, or refused. */
 export type TaskMode = 'sync' | 'task';
@@ -68,11 +69,6 @@ function withMeta(rt: Runtime, fields: JsonObject): JsonObject {
   return shaped;
 }
 
-/** Whether `method` belongs to the tasks surface (served here, or refused as removed). */
-export function isTaskMethod(method: string): boolean {
-  return method.startsWith('tasks/');
-}
-
 /** Answers a stateless `tasks/*` request: the wire `result`, or a thrown `McpError`. */
 export async function callStatelessTaskMethod(
   rt: Runtime,
@@ -83,8 +79,8 @@ export async function callStatelessTaskMethod(
 ): Promise<JsonObject> {
   const { method, params } = request;
   const tasks = rt.tasks;
-  const served = method === 'tasks/get' || method === 'tasks/update' || method === 'tasks/cancel';
-  if (!served || tasks === undefined) {
+  // tasks/result and tasks/list were removed by the extension: the table serves them session-ful only.
+  if (servedMethod(rt, method, 'stateless') === undefined || tasks === undefined) {
     throw new McpError(JsonRpcCode.MethodNotFound, `Method not found: ${method}`);
   }
   if (!declaresTasks(clientCapabilities)) throw missingCapabilityError(requiredTasks);

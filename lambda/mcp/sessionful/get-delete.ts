@@ -8,8 +8,8 @@ import { describeError } from '../logger.js';
 import { listenerBody, replayBody } from '../sse/index.js';
 import { checkGetAccept } from '../http/transport-checks.js';
 import type { MediaType } from '../http/media-type.js';
-import { resolveSession } from './sessionful.js';
-import type { SessionfulInput } from './sessionful.js';
+import { resolveSession } from './post.js';
+import type { SessionfulInput } from './post.js';
 
 /** GET: replay or listener. */
 export async function handleGet(input: SessionfulInput, ranges: readonly MediaType[]): Promise<Response> {

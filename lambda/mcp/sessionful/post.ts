@@ -18,8 +18,9 @@ import type {
   JsonValue,
   SessionRecord,
 } from '../types.js';
-import type { RequestScope } from './context.js';
-import { callMethod, discoverResult, serverInfo } from './methods.js';
+import { methods, serverInfo } from '../methods/index.js';
+import type { RequestScope } from '../methods/index.js';
+import { callMethod } from './methods.js';
 import { startEarlyPreflight } from './early-preflight.js';
 import type { EarlyPreflight } from './early-preflight.js';
 import { callTool } from './tools-call.js';
@@ -142,8 +143,9 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
   if (message.kind === 'invalid') return respond.rpcError(200, message.id, message.error);
   if (message.kind === 'request' && message.message.method === 'initialize')
     return initialize(input, message.message);
-  if (message.kind === 'request' && message.message.method === 'server/discover') {
-    return respond.json(200, resultJson(message.message.id, discoverResult(rt)));
+  if (message.kind === 'request' && methods.get(message.message.method)?.sessionless === true) {
+    const { id } = message.message;
+    return respond.json(200, resultJson(id, await callMethod(rt, input.scope, undefined, message.message)));
   }
   // The session read and a streamed call's session-independent checks (the BOS grant read) do not depend
   // on each other: both run now, and the session's verdict still comes first (early-preflight.ts).

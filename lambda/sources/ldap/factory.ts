@@ -1,0 +1,19 @@
+/**
+ * Builds `ldap` adapters with this composition's kernel settings (loopback allowance, log). A definition's
+ * options are read when its source is built; the LDAP (and ldapts, the LDAP client) adapter code is loaded on the first read
+ * (`registry/deferred.ts`).
+ */
+import type { ProviderSettings } from '../kernel/settings.js';
+import { deferredSourceFactory } from '../registry/deferred.js';
+import type { SourceFactory } from '../registry/types.js';
+import { ldapOptionsFromSpec } from './options.js';
+
+export function createLdapSourceFactory(settings: ProviderSettings = {}): SourceFactory {
+  return deferredSourceFactory(
+    (spec) => ldapOptionsFromSpec(spec),
+    async () => {
+      const { createLdapSource } = await import('./ldap-source.js');
+      return (spec, options) => createLdapSource(spec, options, settings);
+    },
+  );
+}
