@@ -88,6 +88,7 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     routes: options.routes ?? PLATFORM_ROUTES,
     idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
     maxDurationMs: options.maxDurationMs ?? 900_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? options.idleTimeoutMs ?? 300_000,
     maxRequestBytes: options.maxRequestBytes ?? MAX_REQUEST_BYTES,
     maxEventBytes: options.maxEventBytes ?? MAX_EVENT_BYTES,
     maxResponseBytes: options.maxResponseBytes ?? MAX_STREAMED_RESPONSE_BYTES,
@@ -97,7 +98,7 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     onCompletion: options.onCompletion ?? (() => undefined),
     allowedOrigins: options.allowedOrigins ?? [],
   };
-  const requestTimeoutMs = options.requestTimeoutMs ?? settings.idleTimeoutMs;
+  const { requestTimeoutMs } = settings;
   const server = createServer(
     {
       noDelay: true,
