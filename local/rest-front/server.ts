@@ -110,6 +110,12 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     },
     (req, res) => {
       void handle(settings, req, res).catch((error: unknown) => {
+        // A request whose body never completed (Node answered 408 at `requestTimeout`, or the client left):
+        // nobody is waiting for an answer, and nothing failed on our side.
+        if (req.readableAborted) {
+          res.destroy();
+          return;
+        }
         log('error', 'rest front failed a request', { error: describeError(error) });
         if (!res.headersSent)
           sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
