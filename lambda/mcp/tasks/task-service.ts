@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
 import { isClientKey } from '../client-keys.js';
 import { randomId } from '../ids.js';
-import type { Logger, Principal } from '../types.js';
+import type { JsonRpcErrorObject, Logger, Principal } from '../types.js';
 import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
 import { terminalStatuses } from './task-store.js';
 import type { TaskCall, TaskRecord, TaskStatus } from './task-store.js';
@@ -94,15 +94,10 @@ export class TaskService {
     // Counting before the write admits concurrent creates together; counting again after it (this task
     // included) refuses whichever of them would take the principal past its cap. No round has started.
     if ((await store.countActive(owner, this.#clock())) > maxActivePerPrincipal) {
-      await this.transition({ owner, taskId: record.taskId }, (current) =>
-        current.status === 'working' && current.worker === undefined
-          ? {
-              status: 'failed',
-              statusMessage: 'Refused: too many active tasks',
-              error: { code: JsonRpcCode.InvalidParams, message: 'Too many active tasks' },
-            }
-          : undefined,
-      );
+      await this.#failUnstarted({ owner, taskId: record.taskId }, 'Refused: too many active tasks', {
+        code: JsonRpcCode.InvalidParams,
+        message: 'Too many active tasks',
+      });
       throw tooManyTasks(maxActivePerPrincipal);
     }
     this.#audit('task created', stored);
@@ -122,16 +117,24 @@ export class TaskService {
         task: taskTag(ref.taskId),
         error: error instanceof Error ? error.name : 'unknown',
       });
-      return this.transition(ref, (current) =>
-        current.status === 'working' && current.worker === undefined
-          ? {
-              status: 'failed',
-              statusMessage: 'The task could not be started',
-              error: { code: JsonRpcCode.InternalError, message: 'Task could not be started' },
-            }
-          : undefined,
-      );
+      return this.#failUnstarted(ref, 'The task could not be started', {
+        code: JsonRpcCode.InternalError,
+        message: 'Task could not be started',
+      });
     }
+  }
+
+  /** Settles a `working` task that no worker has claimed as `failed`; the record as written, if it was. */
+  #failUnstarted(
+    ref: TaskRef,
+    statusMessage: string,
+    error: JsonRpcErrorObject,
+  ): Promise<TaskRecord | undefined> {
+    return this.transition(ref, (current) =>
+      current.status === 'working' && current.worker === undefined
+        ? { status: 'failed', statusMessage, error }
+        : undefined,
+    );
   }
 
   /**
