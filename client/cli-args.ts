@@ -2,11 +2,13 @@
  * Command-line parsing for `client/cli.ts`. Options may appear anywhere; positionals keep their order.
  */
 
+import { CLI_EXIT_CODES } from './cli-output.js';
+
 /** The platform endpoint of the local stack (`npm start`). */
 export const DEFAULT_URL = 'http://127.0.0.1:3000/mcp/apps/bos/platform';
 
 export const USAGE = `usage: npm run client -- [--url URL] [--token T | --token-file .local/dev-tokens.json --user dev-user]
-                     [--stateless] [--json] [--task] <command>
+                     [--stateless] [--json] [--task] [--result] <command>
 
 commands:
   discover                                         show the advertised capabilities (initialize / server/discover)
@@ -19,9 +21,13 @@ commands:
 --stream prints each bos/source-results/v1 event as it arrives, then the final summary.
 --json   prints JSON lines instead of text.
 --task   runs call/execute as an MCP task (session-ful shape): prints the task's status messages while it
-         runs, then its result.
-exit codes: 0 confirmed complete, 1 confirmed tool error, 2 usage/protocol error, 3 confirmed partial,
-            4 no confirmed result`;
+         runs, then the final summary.
+--result with --stream or --task, also prints the result body before the summary (a call without either
+         always prints it).
+exit codes (the same with --stream and --task):
+${Object.values(CLI_EXIT_CODES)
+  .map(({ code, meaning }) => `  ${code}  ${meaning}`)
+  .join('\n')}`;
 
 /** Bad command line; the CLI prints the usage and exits 2. */
 export class CliUsageError extends Error {
@@ -42,6 +48,8 @@ export interface CliArgs {
   stateless: boolean;
   stream: boolean;
   task: boolean;
+  /** Print the result body with `--stream`/`--task` too. */
+  result: boolean;
   json: boolean;
   help: boolean;
   command: string | undefined;
@@ -49,7 +57,7 @@ export interface CliArgs {
 }
 
 const VALUE_OPTIONS = new Set(['--url', '--token', '--token-file', '--user']);
-const FLAG_OPTIONS = new Set(['--stateless', '--stream', '--task', '--json', '--help', '-h']);
+const FLAG_OPTIONS = new Set(['--stateless', '--stream', '--task', '--result', '--json', '--help', '-h']);
 
 /** Parses argv (without `node` and the script). */
 export function parseCliArgs(argv: readonly string[]): CliArgs {
@@ -58,6 +66,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
     stateless: false,
     stream: false,
     task: false,
+    result: false,
     json: false,
     help: false,
     command: undefined,
@@ -79,6 +88,7 @@ export function parseCliArgs(argv: readonly string[]): CliArgs {
       if (arg === '--stateless') args.stateless = true;
       else if (arg === '--stream') args.stream = true;
       else if (arg === '--task') args.task = true;
+      else if (arg === '--result') args.result = true;
       else if (arg === '--json') args.json = true;
       else args.help = true;
     } else if (arg.startsWith('--')) throw new CliUsageError(`unknown option ${arg}`);

@@ -135,12 +135,21 @@ function bodyOf(outcome: SourceResultsOutcome & { confirmed: true }): unknown {
 }
 
 /**
- * Exit code of a tool call: 0 confirmed complete (or a successful non-federated tool), 3 confirmed
- * partial, 1 other confirmed tool error, 2 a JSON-RPC error or protocol violations, 4 no confirmed result.
+ * The CLI's exit codes, the same with and without `--stream` or `--task` (docs/errors.md is checked against
+ * this table, and `USAGE` prints it).
  */
+export const CLI_EXIT_CODES = {
+  complete: { code: 0, meaning: 'confirmed complete (or a successful non-federated call)' },
+  toolError: { code: 1, meaning: 'confirmed tool error (isError: true) without partial read metadata' },
+  protocolError: { code: 2, meaning: 'usage, HTTP or JSON-RPC error, or a protocol violation' },
+  partial: { code: 3, meaning: 'confirmed partial (completeness: "partial")' },
+  noConfirmedResult: { code: 4, meaning: 'no confirmed result (EOF, network failure, cancelled task)' },
+} as const;
+
+/** Exit code of a tool call's outcome (see {@link CLI_EXIT_CODES}). */
 export function exitCodeOf(outcome: SourceResultsOutcome): number {
-  if (!outcome.confirmed) return 4;
-  if (outcome.violations.length > 0 || outcome.error !== undefined) return 2;
-  if (outcome.completeness === 'partial') return 3;
-  return outcome.isError ? 1 : 0;
+  if (!outcome.confirmed) return CLI_EXIT_CODES.noConfirmedResult.code;
+  if (outcome.violations.length > 0 || outcome.error !== undefined) return CLI_EXIT_CODES.protocolError.code;
+  if (outcome.completeness === 'partial') return CLI_EXIT_CODES.partial.code;
+  return outcome.isError ? CLI_EXIT_CODES.toolError.code : CLI_EXIT_CODES.complete.code;
 }

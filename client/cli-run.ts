@@ -3,6 +3,7 @@
  */
 import { CliUsageError, USAGE, parseCliArgs, parseJsonArgs, type CliArgs } from './cli-args.js';
 import {
+  CLI_EXIT_CODES,
   exitCodeOf,
   printOutcome,
   printPage,
@@ -48,7 +49,9 @@ export async function runCli(argv: readonly string[], env: CliEnvironment): Prom
     if (error instanceof McpClientError) {
       env.stderr(`error (${error.code}): ${error.message}`);
       // Without a response there is no confirmed result (contract §5); everything else is a protocol error.
-      return error.code === 'network' || error.code === 'no_confirmed_result' ? 4 : 2;
+      return error.code === 'network' || error.code === 'no_confirmed_result'
+        ? CLI_EXIT_CODES.noConfirmedResult.code
+        : CLI_EXIT_CODES.protocolError.code;
     }
     throw error;
   } finally {
@@ -116,7 +119,7 @@ async function call(
   if (args.task) {
     if (args.stateless || args.stream)
       throw new CliUsageError('--task works in the session-ful shape, without --stream');
-    return callAsTask(client, name, toolArgs, args.json, env);
+    return callAsTask(client, name, toolArgs, { json: args.json, withResult: args.result }, env);
   }
   const options: CallToolOptions = {
     stream: args.stream,
@@ -128,11 +131,11 @@ async function call(
     options.onSourceError = (terminal) => printTerminal(env, args.json, terminal);
   }
   const outcome = await client.callTool(name, toolArgs, options);
-  printOutcome(env, args.json, outcome, !args.stream);
+  printOutcome(env, args.json, outcome, !args.stream || args.result);
   return exitCodeOf(outcome);
 }
 
 function usageFailure(env: CliIo, error: unknown): number {
   env.stderr(`${error instanceof Error ? error.message : String(error)}\n\n${USAGE}`);
-  return 2;
+  return CLI_EXIT_CODES.protocolError.code;
 }

@@ -182,6 +182,17 @@ export class McpHttpClient {
     return this.#readResult(await this.#post({ jsonrpc: '2.0', id, method, params }), id);
   }
 
+  /**
+   * Any request, read as a tool call's final response is read: a JSON-RPC error answer is a confirmed
+   * outcome rather than an exception (`tasks/result` answers with the task's tool result or its error).
+   */
+  async requestOutcome(method: string, params: Record<string, unknown>): Promise<SourceResultsOutcome> {
+    await this.connect();
+    const id = this.#allocateId();
+    const response = await this.#post({ jsonrpc: '2.0', id, method, params });
+    return consumeSourceResults(response, { requestId: id });
+  }
+
   /** Session-ful: ends the session with DELETE (a 405 means the server keeps no explicit end). */
   async close(): Promise<void> {
     if (this.protocol !== 'sessionful' || this.#sessionId === undefined) return;

@@ -176,7 +176,8 @@ export class BosMcpStack extends Stack {
     const environment = platformEnvironment({
       endpointUrl: this.api.endpointUrl,
       tables: this.tables,
-      allowedOrigins,
+      // The console runs on the API's own origin and calls the endpoint from there (docs/console.md).
+      allowedOrigins: [...allowedOrigins, this.api.origin],
       auth: props.auth,
       ttlMinutes: props.ttlMinutes,
       deadlineReserveMs: props.deadlineReserveMs,
@@ -223,6 +224,10 @@ export class BosMcpStack extends Stack {
     new CfnOutput(this, 'ProtectedResourceMetadataUrl', {
       description: 'RFC 9728 protected-resource metadata URL of the endpoint',
       value: this.api.metadataUrl,
+    });
+    new CfnOutput(this, 'ConsoleUrl', {
+      description: 'Operator console (a browser MCP client served beside the endpoint)',
+      value: this.api.consoleUrl,
     });
     if (this.api.domain) {
       new CfnOutput(this, 'CustomDomainTarget', {

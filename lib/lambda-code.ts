@@ -23,6 +23,11 @@ export interface BundledLambdaCodeProps {
   readonly entry: string;
   /** Absolute path of the repository root: esbuild's working directory. */
   readonly projectRoot: string;
+  /**
+   * Also build the operator console into the asset's `console/` folder (`lib/console-bundler.ts`).
+   * @default false
+   */
+  readonly withConsole?: boolean;
 }
 
 /**
@@ -41,7 +46,15 @@ export function bundledLambdaCode(props: BundledLambdaCodeProps): Code {
         tryBundle(outputDir: string): boolean {
           const run = spawnSync(
             process.execPath,
-            ['--import', 'tsx', BUNDLER_CLI, props.entry, outputDir, props.projectRoot],
+            [
+              '--import',
+              'tsx',
+              BUNDLER_CLI,
+              props.entry,
+              outputDir,
+              props.projectRoot,
+              ...(props.withConsole === true ? ['--console'] : []),
+            ],
             { cwd: props.projectRoot, encoding: 'utf8', stdio: ['ignore', 'inherit', 'pipe'] },
           );
           if (run.status !== 0) {

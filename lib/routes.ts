@@ -37,3 +37,22 @@ export const MCP_EXPOSED_HEADERS = [
   'WWW-Authenticate',
   'x-amzn-Remapped-WWW-Authenticate',
 ] as const;
+
+/**
+ * The operator console: a browser MCP client served beside the endpoint (docs/console.md). Its page is this
+ * path, its files one segment below it; the page finds the MCP endpoint relative to its own URL, so a stage
+ * prefix or a custom domain changes nothing.
+ */
+export const CONSOLE_PATH = '/console';
+
+/** The console's files next to its page, as `lib/console-bundler.ts` writes them. */
+export const CONSOLE_FILES = ['app.js', 'app.css', 'icon.svg'] as const;
+
+/**
+ * Every console resource: the page and one resource per file, so each invoke permission names its exact path
+ * (a `{file}` path parameter would make it a wildcard).
+ */
+export const CONSOLE_PATHS: readonly string[] = [
+  CONSOLE_PATH,
+  ...CONSOLE_FILES.map((file) => `${CONSOLE_PATH}/${file}`),
+];

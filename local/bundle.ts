@@ -7,6 +7,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling.js';
+import { buildConsole, CONSOLE_OUTPUT_DIR } from '../lib/console-bundler.js';
 import { buildLambda } from '../lib/lambda-bundler.js';
 import { LOCAL_DIR, REPO_ROOT, fromRepo } from './paths.js';
 
@@ -20,6 +21,11 @@ export interface BundleOptions {
    * @default `.local/bundle/<entry file name without extension>`
    */
   outDir?: string;
+  /**
+   * Also build the operator console into `<outDir>/console`, as the deployed asset has it.
+   * @default false
+   */
+  withConsole?: boolean;
 }
 
 /** A bundled function: what the runtime client needs to load it, and its size. */
@@ -72,6 +78,13 @@ export async function bundleHandler(options: BundleOptions): Promise<BundleResul
     metafile = await buildLambda({ entry, outdir: taskRoot, absWorkingDir: REPO_ROOT });
   } catch (error) {
     throw new BundleError(entry, { cause: error });
+  }
+  if (options.withConsole === true) {
+    try {
+      await buildConsole({ projectRoot: REPO_ROOT, outdir: join(taskRoot, CONSOLE_OUTPUT_DIR) });
+    } catch (error) {
+      throw new BundleError(entry, { cause: error });
+    }
   }
   const sizes = await codeSizes(metafile, file);
   return { taskRoot, handler: LAMBDA_HANDLER, file, ...sizes };

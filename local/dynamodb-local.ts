@@ -32,7 +32,10 @@ export interface DynamoDbLocalOptions {
   dataDir?: string;
   /** Tables created on start, and again after `restart()` when in memory. */
   tables?: { schemas: readonly TableSchema[]; prefix?: string };
-  /** How long to wait for Java to answer. @default 60000 */
+  /**
+   * How long to wait for Java to answer. Generous: on a 2-core machine under load the JVM alone can take more
+   * than a minute to start, and waiting longer costs nothing when it starts fast. @default 180000
+   */
   startTimeoutMs?: number;
   /**
    * Watch the Java process: when it exits without `stop()` (crash, OOM kill), report it and start it again
@@ -162,7 +165,7 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
         void recover(code, signal, output());
       });
     try {
-      await waitUntilAnswering(endpoint, spawned, output, options.startTimeoutMs ?? 60_000);
+      await waitUntilAnswering(endpoint, spawned, output, options.startTimeoutMs ?? 180_000);
     } catch (error) {
       await stop();
       throw error;

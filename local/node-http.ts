@@ -10,6 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { McpInvocationContext } from '../lambda/mcp/types.js';
+import { log } from './log.js';
 
 /** A fetch-style handler, the shape of `McpServer.handle`. */
 export type FetchHandler = (request: Request, ctx: McpInvocationContext) => Promise<Response>;
@@ -203,5 +204,5 @@ function describe(error: unknown): string {
 }
 
 function logToStderr(message: string, fields: Record<string, unknown>): void {
-  process.stderr.write(`${JSON.stringify({ level: 'error', source: 'node-http', message, ...fields })}\n`);
+  log('error', message, { source: 'node-http', ...fields });
 }

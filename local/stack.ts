@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling.js';
-import { MCP_PATH } from '../lib/routes.js';
+import { CONSOLE_PATH, MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
@@ -91,6 +91,11 @@ export interface StackOptions {
    */
   providers?: boolean;
   /**
+   * With `providers`, also run Samba AD DC (when it can run here) and add `acme-ad` (`npm start` does).
+   * Off by default: Samba's ports are fixed, so only one run on the machine can have it. @default false
+   */
+  activeDirectory?: boolean;
+  /**
    * The directory document seeded into DynamoDB Local in place of the demo one (benchmarks point it at
    * providers they run themselves; their credentials go in `env` as `BOS_SECRET_<NAME>`). Not combined with
    * `providers`. @default the demo directory
@@ -108,6 +113,8 @@ export interface LocalStack {
   endpoint: string;
   /** `http://127.0.0.1:<port>`. */
   baseUrl: string;
+  /** The operator console's page, beside the endpoint (docs/console.md). */
+  consoleUrl: string;
   port: number;
   /** The bundle the runtimes load. */
   bundle: BundleResult;
@@ -119,6 +126,8 @@ export interface LocalStack {
   environment: Readonly<Record<string, string>>;
   /** DynamoDB Local's endpoint, when the stack started it. */
   dynamoDbEndpoint?: string;
+  /** Where the local providers listen (`providers: true`), by name, e.g. `SCIM 2.0 server` → its base URL. */
+  providerEndpoints?: Record<string, string>;
   /** The supervised DynamoDB Local itself, when the stack started it (its `pid`, for outage tests). */
   dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
@@ -145,7 +154,11 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
   };
   try {
     const entry = fromRepo(options.handlerEntry ?? PLATFORM_HANDLER_ENTRY);
-    const bundle = await bundleHandler({ entry, outDir: options.bundleDir ?? defaultBundleDir(entry) });
+    const bundle = await bundleHandler({
+      entry,
+      outDir: options.bundleDir ?? defaultBundleDir(entry),
+      withConsole: entry === PLATFORM_HANDLER_ENTRY,
+    });
 
     // The front listens first: the function's MCP_ENDPOINT needs its port. Nothing calls it before we return.
     const started: { pool?: RuntimePool } = {};
@@ -204,12 +217,20 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       BOS_DEADLINE_RESERVE_MS: '1000',
     };
     let directory: DirectoryDocument | undefined = options.directory;
+    let providerEndpoints: Record<string, string> | undefined;
     if (options.providers === true && options.directory !== undefined)
       throw new Error('startStack: give providers or directory, not both');
     if (options.providers === true && isPlatform) {
-      const running = await startDemoProviders();
+      const running = await startDemoProviders({ activeDirectory: options.activeDirectory === true });
       cleanups.push(() => running.close());
       Object.assign(environment, running.environment);
+      const { scim, ldap, ad, entra } = running.providers;
+      providerEndpoints = {
+        ...(scim && { 'SCIM 2.0 server': scim.baseUrl }),
+        ...(ldap && { 'LDAP (slapd)': `${ldap.url}  base ${ldap.baseDn}` }),
+        ...(ad && { 'Active Directory': `${ad.url}  base ${ad.baseDn}` }),
+        ...(entra && { 'Graph replay': entra.graphUrl, 'Entra token URL': entra.tokenUrl }),
+      };
       directory = parseDirectoryDocument(
         JSON.parse(JSON.stringify(demoDirectoryWithProviders(running.providers))),
       );
@@ -268,6 +289,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       url,
       endpoint: url,
       baseUrl: front.url,
+      consoleUrl: `${front.url}${CONSOLE_PATH}`,
       port: front.port,
       bundle,
       pool: running,
@@ -275,6 +297,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       environment,
       ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
       ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
+      ...(providerEndpoints === undefined ? {} : { providerEndpoints }),
       ...(devTokens === undefined ? {} : { devTokens }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },

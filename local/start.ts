@@ -9,8 +9,34 @@ import { DEFAULT_URL } from '../client/cli-args.js';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../lambda/bos/index.js';
 import { FrontEnvError, frontOptionsFromEnv } from './front-env.js';
 import { describeError, log } from './log.js';
+import {
+  describeDirectory,
+  loadOwnDirectory,
+  parseStartArgs,
+  START_USAGE,
+  StartOptionsError,
+  type OwnDirectory,
+} from './own-directory.js';
 import { LOCAL_DIR, REPO_ROOT } from './paths.js';
-import { startStack } from './stack.js';
+import { startStack, type LocalStack } from './stack.js';
+
+let own: OwnDirectory | undefined;
+let directoryFile: string | undefined;
+try {
+  const args = parseStartArgs(process.argv.slice(2));
+  if (args.help) {
+    process.stdout.write(`${START_USAGE}\n`);
+    process.exit(0);
+  }
+  if (args.directory !== undefined) {
+    directoryFile = args.directory;
+    own = await loadOwnDirectory({ ...args, directory: args.directory });
+  }
+} catch (error) {
+  if (!(error instanceof StartOptionsError)) throw error;
+  process.stderr.write(`${error.problems.join('\n')}\n\n${START_USAGE}\n`);
+  process.exit(2);
+}
 
 const port = Number(process.env['PORT'] ?? 3000);
 if (!Number.isInteger(port) || port < 0 || port > 65_535) {
@@ -18,16 +44,30 @@ if (!Number.isInteger(port) || port < 0 || port > 65_535) {
   process.exit(2);
 }
 
-/** How to call the demo directory with the dev tokens (README "Try it"); after the single `ready:` line. */
-function tryHint(url: string): string {
+/** How to call the directory with the dev tokens (README "Try it"); after the single `ready:` line. */
+function tryHint(url: string, handle: string): string {
   const target = url === DEFAULT_URL ? '' : ` --url ${url}`;
   return [
     'try (tokens for dev-user and outsider are in .local/dev-tokens.json):',
     `  npm run client --${target} --token-file .local/dev-tokens.json --user dev-user contexts`,
     `  npm run client --${target} --token-file .local/dev-tokens.json --user dev-user \\`,
-    `    execute ${DEMO_PEOPLE_CONTEXT_HANDLE} search_people '{"query":"a"}' --stream`,
+    `    execute ${handle} search_people '{"query":"a"}' --stream`,
     '',
   ].join('\n');
+}
+
+/** Every local endpoint a user may want: the MCP endpoint, DynamoDB Local, the issuer, the local providers. */
+function endpoints(stack: LocalStack): string {
+  const env = stack.environment;
+  const lines = ['endpoints:', `  MCP endpoint        ${stack.url}`];
+  if (stack.dynamoDbEndpoint !== undefined)
+    lines.push(
+      `  DynamoDB Local      ${stack.dynamoDbEndpoint}  (directory table ${env['BOS_DIRECTORY_TABLE'] ?? '?'})`,
+    );
+  if (env['AUTH_ISSUER'] !== undefined) lines.push(`  OAuth issuer        ${env['AUTH_ISSUER']}`);
+  for (const [name, value] of Object.entries(stack.providerEndpoints ?? {}))
+    lines.push(`  ${name.padEnd(19)} ${value}`);
+  return `${lines.join('\n')}\n`;
 }
 
 // LOCAL_CONCURRENCY: the local function's concurrency (docs/local-stack.md "Concurrency").
@@ -52,7 +92,9 @@ try {
 try {
   const stack = await startStack({
     port,
-    providers: true,
+    ...(own === undefined
+      ? { providers: true, activeDirectory: true }
+      : { directory: own.document, env: own.environment }),
     ...frontOptions,
     ...(concurrency !== undefined && { concurrency }),
   });
@@ -79,7 +121,12 @@ try {
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   process.stdout.write(`ready: ${stack.url}\n`);
-  if (stack.devTokens !== undefined) process.stdout.write(tryHint(stack.url));
+  process.stdout.write(`console: ${stack.consoleUrl}\n`);
+  process.stdout.write(endpoints(stack));
+  if (own !== undefined && directoryFile !== undefined)
+    process.stdout.write(`${describeDirectory(directoryFile, own.document).join('\n')}\n`);
+  const handle = own === undefined ? DEMO_PEOPLE_CONTEXT_HANDLE : own.document.contexts[0]?.context_handle;
+  if (stack.devTokens !== undefined && handle !== undefined) process.stdout.write(tryHint(stack.url, handle));
 } catch (error) {
   log('error', 'local stack failed to start', { error: describeError(error) });
   process.exitCode = 1;

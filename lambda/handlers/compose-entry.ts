@@ -25,7 +25,7 @@ import {
   toStreamingResult,
 } from '../aws/index.js';
 import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
-import { taskTag } from '../mcp/index.js';
+import { JsonRpcCode, taskTag } from '../mcp/index.js';
 import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
 /** What a composition root hands the entry. */
@@ -118,7 +118,8 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
         context,
         parts.sourceIp === undefined ? {} : { sourceIp: parts.sourceIp },
       );
-      if (!options.serves(parts.path)) return answer(jsonRpcErrorResponse(404, -32600, 'Not Found'));
+      if (!options.serves(parts.path))
+        return answer(jsonRpcErrorResponse(404, JsonRpcCode.InvalidRequest, 'Not Found'));
       const request = toRequest(parts, {
         signal: invocation.signal,
         ...(app.origin && { origin: app.origin }),

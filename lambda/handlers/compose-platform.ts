@@ -10,6 +10,7 @@ import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/ind
 import type { Logger } from '../mcp/index.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
+import { createConsoleAssets, servesConsolePath } from './console-assets.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
 import { operationTelemetry } from './operation-telemetry.js';
@@ -21,9 +22,9 @@ export const MCP_PATH = '/mcp/apps/bos/platform';
 const WELL_KNOWN_ROOT = '/.well-known/oauth-protected-resource';
 const PLATFORM_PATHS = new Set([MCP_PATH, WELL_KNOWN_ROOT, `${WELL_KNOWN_ROOT}${MCP_PATH}`]);
 
-/** True for the paths the platform function answers; anything else gets the entry's 404. */
+/** True for the paths the platform function answers (the console's too); anything else gets the entry's 404. */
 export function servesPlatformPath(path: string): boolean {
-  return PLATFORM_PATHS.has(path);
+  return PLATFORM_PATHS.has(path) || servesConsolePath(path);
 }
 
 /**
@@ -82,8 +83,12 @@ export function composePlatform(
       ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),
     },
   });
+  const consoleAssets = createConsoleAssets({ authOrigin: new URL(config.auth.issuer).origin });
   return {
-    handle: (request, ctx) => platform.handle(request, ctx),
+    handle: (request, ctx) => {
+      const path = new URL(request.url).pathname;
+      return servesConsolePath(path) ? consoleAssets.handle(request, path) : platform.handle(request, ctx);
+    },
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
     runTask: (ref, round) => platform.server.runTask(ref, round),

@@ -5,15 +5,27 @@
  */
 import type { JsonValue } from './json/wire.js';
 
-/** JSON-RPC 2.0 codes and the MCP codes this runtime emits (docs/mcp-runtime.md lists where). */
+/**
+ * Every JSON-RPC error code the product sends, each with one meaning (docs/errors.md lists them with what a
+ * client should do; a test keeps the two equal). Codes of the server-defined range (-32000…-32099) that are
+ * not the MCP SDK's or the protocol's are ours.
+ */
 export const JsonRpcCode = {
   ParseError: -32700,
   InvalidRequest: -32600,
   MethodNotFound: -32601,
   InvalidParams: -32602,
   InternalError: -32603,
-  /** Same value as the official SDK's `ErrorCode.RequestTimeout`. */
+  /** The call's work was stopped at its time limit. Same value as the official SDK's `ErrorCode.RequestTimeout`. */
   RequestTimeout: -32001,
+  /** `tasks/result` waited as long as one invocation may; the task is still running (not a failure). */
+  TaskStillRunning: -32010,
+  /** HTTP 401: no bearer token, or one that does not verify (the function's and API Gateway's own 401). */
+  Unauthorized: -32011,
+  /** HTTP 403: the token lacks the required scope. */
+  Forbidden: -32013,
+  /** HTTP 503: the authorization server's keys could not be fetched; the token may be fine. */
+  AuthUnavailable: -32014,
   /** LSP's RequestCancelled; used when `notifications/cancelled` ends a call that still owes an HTTP reply. */
   RequestCancelled: -32800,
   /** 2026-07-28 `HeaderMismatch` (mcp-2026-notes §1.8). */

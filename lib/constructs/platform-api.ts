@@ -19,6 +19,8 @@ import type { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { CfnWebACLAssociation } from 'aws-cdk-lib/aws-wafv2';
 import { Construct } from 'constructs';
 import {
+  CONSOLE_PATH,
+  CONSOLE_PATHS,
   MCP_EXPOSED_HEADERS,
   MCP_METHODS,
   MCP_PATH,
@@ -101,6 +103,13 @@ export class PlatformApi extends Construct {
   readonly endpointUrl: string;
   /** Routable URL of the path-specific protected-resource metadata. */
   readonly metadataUrl: string;
+  /** URL of the operator console's page (docs/console.md). */
+  readonly consoleUrl: string;
+  /**
+   * The API's own origin (scheme and host, no stage): where the console runs, so the MCP endpoint's Origin
+   * check must list it (`MCP_ALLOWED_ORIGINS`).
+   */
+  readonly origin: string;
   /** The custom domain, when one was asked for. */
   readonly domain?: DomainName;
 
@@ -130,11 +139,13 @@ export class PlatformApi extends Construct {
       },
     });
 
-    const base = props.customDomain
+    this.origin = props.customDomain
       ? `https://${props.customDomain.domainName}`
-      : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Stack.of(this).urlSuffix}/${props.stageName}`;
+      : `https://${this.api.restApiId}.execute-api.${Aws.REGION}.${Stack.of(this).urlSuffix}`;
+    const base = props.customDomain ? this.origin : `${this.origin}/${props.stageName}`;
     this.endpointUrl = `${base}${MCP_PATH}`;
     this.metadataUrl = `${base}${WELL_KNOWN_METADATA_PATH}`;
+    this.consoleUrl = `${base}${CONSOLE_PATH}`;
 
     // One integration for every route: per-method invoke permissions (scopePermissionToMethod defaults to
     // true) and no test-invoke-stage grants, so the function's policy names each stage/method/path.
@@ -165,6 +176,15 @@ export class PlatformApi extends Construct {
     route(MCP_PATH, MCP_METHODS);
     route(WELL_KNOWN_METADATA_PATH, ['GET']);
     route(WELL_KNOWN_METADATA_ROOT, ['GET']);
+    // The console's page and files: same-origin GETs, so no CORS preflight; public like any web page (it
+    // holds no data: the page signs in and calls the MCP endpoint as any client does).
+    for (const path of CONSOLE_PATHS) {
+      acknowledgePublicConsole(
+        this.api.root
+          .resourceForPath(path)
+          .addMethod('GET', integration, { authorizationType: AuthorizationType.NONE }),
+      );
+    }
 
     unauthorizedGatewayResponse(this.api, this.metadataUrl);
 
@@ -232,6 +252,22 @@ function acknowledgeFunctionAuthorization(method: Method): void {
       reason:
         'Tokens come from the operator’s OAuth 2.1 authorization server (AUTH_ISSUER/AUTH_JWKS_URL), not ' +
         'necessarily Cognito; the function verifies them with the issuer’s JWKS.',
+    },
+  );
+}
+
+/** The console's page and files are static code with no data in them: they are public, as a login page is. */
+function acknowledgePublicConsole(method: Method): void {
+  Validations.of(method).acknowledge(
+    {
+      id: 'AwsSolutions-APIG4',
+      reason:
+        'The console route serves static files (page, script, style) that carry no data; the page signs in ' +
+        'with OAuth 2.1 and every MCP call it makes is authorized by the function like any client.',
+    },
+    {
+      id: 'AwsSolutions-COG4',
+      reason: 'Static console files need no authorizer; the MCP calls the page makes carry a bearer token.',
     },
   );
 }

@@ -78,7 +78,8 @@ export class PlatformFunction extends Construct {
     this.logGroup.grantWrite(this.role);
 
     this.function = new LambdaFunction(this, 'Handler', {
-      code: bundledLambdaCode({ entry: props.entry, projectRoot: props.projectRoot }),
+      // The operator console ships in the same asset: the function serves it beside the endpoint.
+      code: bundledLambdaCode({ entry: props.entry, projectRoot: props.projectRoot, withConsole: true }),
       handler: LAMBDA_HANDLER,
       runtime: lambdaRuntime(),
       architecture: Architecture.ARM_64,

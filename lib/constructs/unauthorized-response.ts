@@ -1,8 +1,9 @@
 import { ResponseType } from 'aws-cdk-lib/aws-apigateway';
 import type { GatewayResponse, RestApi } from 'aws-cdk-lib/aws-apigateway';
+import { JsonRpcCode } from '../../lambda/mcp/errors.js';
 
-/** JSON-RPC error code of the gateway's 401 body: server-defined range (-32000…-32099), "unauthorized". */
-export const UNAUTHORIZED_JSON_RPC_CODE = -32001;
+/** JSON-RPC error code of the gateway's 401 body: the same "unauthorized" code as the function's own 401. */
+export const UNAUTHORIZED_JSON_RPC_CODE = JsonRpcCode.Unauthorized;
 
 /**
  * The 401 API Gateway itself sends (type `UNAUTHORIZED`), carrying the RFC 9728 challenge

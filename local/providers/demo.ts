@@ -1,17 +1,20 @@
 /**
  * The local providers `npm start` runs beside the fixtures: the SCIM server, the local authorization
- * server (`oidc-provider`) with the Graph replay behind it, and slapd when it is installed (otherwise the LDAP source is left out, and a log line says so). Returns where they listen,
+ * server (`oidc-provider`) with the Graph replay behind it, slapd when it is installed and Samba AD DC when
+ * it can run (otherwise their source is left out, and a log line says why). Returns where they listen,
  * the function environment carrying their credentials (`BOS_SECRET_<NAME>`, never written to disk) and
  * how to stop them.
  */
 import { randomBytes } from 'node:crypto';
 import {
+  DEMO_AD_CREDENTIAL_REF,
   DEMO_ENTRA_CREDENTIAL_REF,
   DEMO_LDAP_CREDENTIAL_REF,
   DEMO_SCIM_CREDENTIAL_REF,
 } from '../../lambda/bos/index.js';
 import type { DemoProviders } from '../../lambda/bos/index.js';
 import { log } from '../log.js';
+import { startAdDemo } from './ad/demo.js';
 import { slapdPath, startSlapd } from './ldap/index.js';
 import { startGraphReplay } from './graph/server.js';
 import { startAuthorizationServer } from './oauth/authorization-server.js';
@@ -28,8 +31,13 @@ export interface RunningDemoProviders {
   close(): Promise<void>;
 }
 
-/** Starts the SCIM server and, when installed, slapd, on free loopback ports. */
-export async function startDemoProviders(): Promise<RunningDemoProviders> {
+/**
+ * Starts the SCIM server and, when installed, slapd, on free loopback ports; Samba AD DC (fixed ports) only
+ * when asked for.
+ */
+export async function startDemoProviders(
+  options: { activeDirectory?: boolean } = {},
+): Promise<RunningDemoProviders> {
   const scim = await startScimServer();
   const environment: Record<string, string> = { [`BOS_SECRET_${DEMO_SCIM_CREDENTIAL_REF}`]: scim.token };
   let providers: DemoProviders = { scim: { baseUrl: scim.baseUrl } };
@@ -48,6 +56,21 @@ export async function startDemoProviders(): Promise<RunningDemoProviders> {
       });
     }
   }
+  const ad = options.activeDirectory === true ? await startAdDemo() : undefined;
+  if (ad !== undefined) {
+    closers.push(() => ad.stop());
+    environment[`BOS_SECRET_${DEMO_AD_CREDENTIAL_REF}`] = ad.bindPassword;
+    providers = {
+      ...providers,
+      ad: {
+        url: ad.ldapsUrl,
+        baseDn: ad.baseDn,
+        bindDn: ad.bindDn,
+        caPem: ad.caPem,
+        tlsServerName: ad.tlsServerName,
+      },
+    };
+  }
   const entra = await startEntraDemo();
   closers.push(entra.close);
   environment[`BOS_SECRET_${DEMO_ENTRA_CREDENTIAL_REF}`] = entra.secret;
@@ -57,6 +80,7 @@ export async function startDemoProviders(): Promise<RunningDemoProviders> {
     authorization_server: entra.provider.tokenUrl,
     scim: scim.baseUrl,
     ...(providers.ldap === undefined ? {} : { ldap: providers.ldap.url }),
+    ...(providers.ad === undefined ? {} : { ad: providers.ad.url }),
   });
   return {
     providers,

@@ -1,8 +1,9 @@
 /**
- * The API's resources, exactly as `lib/constructs/platform-api.ts` wires them: the MCP endpoint and the two
- * RFC 9728 metadata routes go to the function; anything else gets API Gateway's own 403.
+ * The API's resources, exactly as `lib/constructs/platform-api.ts` wires them: the MCP endpoint, the two
+ * RFC 9728 metadata routes and the console go to the function; anything else gets API Gateway's own 403.
  */
 import {
+  CONSOLE_PATHS,
   MCP_METHODS,
   MCP_PATH,
   WELL_KNOWN_METADATA_PATH,
@@ -14,6 +15,8 @@ export interface RestRoute {
   /** Resource path template (`event.resource`, `requestContext.resourcePath`). */
   resource: string;
   methods: readonly string[];
+  /** Whether API Gateway answers an OPTIONS preflight here (CDK `addCorsPreflight`). @default true */
+  cors?: boolean;
 }
 
 /** The deployed resources (OPTIONS is API Gateway's CORS preflight mock, not the function). */
@@ -21,6 +24,8 @@ export const PLATFORM_ROUTES: readonly RestRoute[] = [
   { resource: MCP_PATH, methods: MCP_METHODS },
   { resource: WELL_KNOWN_METADATA_PATH, methods: ['GET'] },
   { resource: WELL_KNOWN_METADATA_ROOT, methods: ['GET'] },
+  // Same-origin page and files: no preflight is deployed for them.
+  ...CONSOLE_PATHS.map((resource) => ({ resource, methods: ['GET'], cors: false })),
 ];
 
 /** Result of matching a request against the routes. */
@@ -37,6 +42,6 @@ export function matchRoute(routes: readonly RestRoute[], method: string, path: s
   const route = routes.find((candidate) => candidate.resource === trimmed);
   if (route === undefined) return { kind: 'none' };
   if (route.methods.includes(method)) return { kind: 'function', route };
-  if (method === 'OPTIONS') return { kind: 'preflight', route };
+  if (method === 'OPTIONS' && route.cors !== false) return { kind: 'preflight', route };
   return { kind: 'none' };
 }

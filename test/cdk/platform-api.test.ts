@@ -21,13 +21,17 @@ const proxied = routes.filter((route) => route.httpMethod !== 'OPTIONS');
 const [functionId] = onlyResource(template, 'AWS::Lambda::Function');
 
 describe('platform API routes', () => {
-  it('serves POST, GET and DELETE on the MCP path and GET on both RFC 9728 metadata paths, nothing else', () => {
+  it('serves POST, GET and DELETE on the MCP path, GET on both RFC 9728 metadata paths and the console, nothing else', () => {
     const served = proxied.map((route) => `${route.httpMethod} ${route.path}`).sort();
     assert.deepEqual(
       served,
       [
         'GET /.well-known/oauth-protected-resource',
         'GET /.well-known/oauth-protected-resource/mcp/apps/bos/platform',
+        'GET /console',
+        'GET /console/app.css',
+        'GET /console/app.js',
+        'GET /console/icon.svg',
         'GET /mcp/apps/bos/platform',
         'DELETE /mcp/apps/bos/platform',
         'POST /mcp/apps/bos/platform',
@@ -94,7 +98,7 @@ describe('platform API authorization challenge', () => {
       error: { code: number; data: { resource_metadata: string } };
     };
     assert.equal(parsed.jsonrpc, '2.0');
-    assert.equal(parsed.error.code, -32001);
+    assert.equal(parsed.error.code, -32011);
     assert.match(
       parsed.error.data.resource_metadata,
       /\/dev\/\.well-known\/oauth-protected-resource\/mcp\/apps\/bos\/platform$/,
@@ -205,5 +209,35 @@ describe('platform function invoke permissions', () => {
       assert.equal(permission.Properties?.Action, 'lambda:InvokeFunction');
       assert.equal(permission.Properties?.Principal, 'apigateway.amazonaws.com');
     }
+  });
+});
+
+describe('platform API console route', () => {
+  const preflights = routes.filter((route) => route.httpMethod === 'OPTIONS').map((route) => route.path);
+  const [, fn] = onlyResource(template, 'AWS::Lambda::Function');
+  const variables = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+
+  it('answers no CORS preflight on the console: its page and files are fetched from their own origin', () => {
+    assert.ok(preflights.includes('/mcp/apps/bos/platform'));
+    assert.ok(!preflights.some((path) => path.startsWith('/console')), preflights.join(', '));
+  });
+
+  it('lets the console call the endpoint by listing the API’s own origin, exactly, beside the configured ones', () => {
+    const [apiId] = onlyResource(template, 'AWS::ApiGateway::RestApi');
+    const origins = render(variables['MCP_ALLOWED_ORIGINS']).split(',');
+    assert.deepEqual(origins, [
+      'https://claude.ai',
+      'https://claude.com',
+      `https://<Ref:${apiId}>.execute-api.<Ref:AWS::Region>.<Ref:AWS::URLSuffix>`,
+    ]);
+    assert.ok(!origins.includes('*'));
+  });
+
+  it('outputs the console URL beside the endpoint URL', () => {
+    const outputs = template.toJSON().Outputs as Record<string, { Value: unknown }>;
+    const endpoint = render(outputs['EndpointUrl']?.Value);
+    const consoleUrl = render(outputs['ConsoleUrl']?.Value);
+    assert.equal(consoleUrl, endpoint.replace('/mcp/apps/bos/platform', '/console'));
+    assert.match(consoleUrl, /\/dev\/console$/);
   });
 });

@@ -204,7 +204,11 @@ describe('platform function', () => {
       'MCP_TASK_TABLE',
       'MCP_TASK_TTL_MINUTES',
     ]);
-    assert.equal(env.MCP_ALLOWED_ORIGINS, 'https://claude.ai,https://claude.com');
+    // The configured origins, then the API's own (where the console runs).
+    assert.match(
+      render(env.MCP_ALLOWED_ORIGINS),
+      /^https:\/\/claude\.ai,https:\/\/claude\.com,https:\/\/<Ref:\w+>\.execute-api\.<Ref:AWS::Region>\.<Ref:AWS::URLSuffix>$/,
+    );
     assert.equal(env.MCP_SESSION_TTL_MINUTES, '60');
     assert.equal(env.MCP_STREAM_TTL_MINUTES, '60');
     assert.equal(env.MCP_TASK_TTL_MINUTES, '10');
@@ -233,6 +237,7 @@ describe('platform function', () => {
     const [, prodFn] = onlyResource(prod, 'AWS::Lambda::Function');
     const prodEnv = (prodFn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
     assert.equal(prodEnv.MCP_ENDPOINT, 'https://mcp.example.com/mcp/apps/bos/platform');
+    assert.match(String(prodEnv.MCP_ALLOWED_ORIGINS), /,https:\/\/mcp\.example\.com$/);
     const [, mapping] = onlyResource(prod, 'AWS::ApiGateway::BasePathMapping');
     assert.equal(mapping.Properties?.BasePath, undefined);
     const [, domain] = onlyResource(prod, 'AWS::ApiGateway::DomainName');

@@ -46,10 +46,15 @@ export interface OAuthVendors {
   close(): Promise<void>;
 }
 
-/** Starts all three on 127.0.0.1 with `count` seeded people each, plus `extraPeople`. */
+/**
+ * Starts all three on 127.0.0.1 with `count` seeded people each, plus `extraPeople`; `graphVendorShapes`
+ * gives some Graph users the documented shapes of `local/providers/graph/users.ts` (null mail and names,
+ * guests), which the adapter contract's email oracle does not expect.
+ */
 export async function startOAuthVendors(
   count = 250,
   extraPeople: readonly ProviderPerson[] = [],
+  options: { readonly graphVendorShapes?: boolean } = {},
 ): Promise<OAuthVendors> {
   const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
   const oktaKey = await exportPKCS8(privateKey);
@@ -90,6 +95,7 @@ export async function startOAuthVendors(
     tenantId: TENANT,
     people: { name: 'acme-entra', size: count },
     extraPeople,
+    vendorShapes: options.graphVendorShapes ?? false,
   });
   const okta = await startOktaReplay({
     issuer: as.issuer,
@@ -108,9 +114,11 @@ export async function startOAuthVendors(
         delayMs: 0,
         laterPageDelayMs: 0,
         foreignIdentity: false,
+        emptyPages: false,
       });
       switches.script.length = 0;
     }
+    graph.tenant.advancedQueries = true;
     as.unavailable = false;
     as.delayMs = 0;
   };

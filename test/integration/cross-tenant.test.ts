@@ -9,7 +9,11 @@
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
-import { DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
+import {
+  DEMO_COMPLETE_CONTEXT_HANDLE,
+  DEMO_PEOPLE_CONTEXT_HANDLE,
+  DEMO_SALES_CONTEXT_HANDLE,
+} from '../../lambda/bos/index.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import {
   openSession,
@@ -63,7 +67,13 @@ describe('cross-tenant isolation through the local stack', javaSuite(600_000), (
   let bos: BosStack;
   const sessions = new Map<User, string>();
   /** Everything of Acme that outsider must never see: names, handles, source ids, record fields. */
-  const acme = new Set<string>(['Acme', 'acme', DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE]);
+  const acme = new Set<string>([
+    'Acme',
+    'acme',
+    DEMO_PEOPLE_CONTEXT_HANDLE,
+    DEMO_SALES_CONTEXT_HANDLE,
+    DEMO_COMPLETE_CONTEXT_HANDLE,
+  ]);
   /** A record_ref of a real Acme person (so get_person asks for something that exists). */
   let recordRef = '';
   let nextId = 1;
@@ -282,7 +292,7 @@ describe('cross-tenant isolation through the local stack', javaSuite(600_000), (
       const own = await call('dev-user', MODES[0] ?? assert.fail('no mode'), 'bos_list_contexts', {});
       assert.equal(own.status, 200);
       const contexts = own.messages[0]?.result?.structuredContent as { contexts: unknown[] } | undefined;
-      assert.equal(contexts?.contexts.length, 2);
+      assert.equal(contexts?.contexts.length, 3);
     });
 
     it("runs a stateless request carrying dev-user's session id as outsider (the header selects the stateless shape first)", async () => {

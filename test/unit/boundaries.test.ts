@@ -20,6 +20,8 @@ const allowed: Record<string, readonly string[]> = {
   'lambda/bos': ['lambda/mcp', 'lambda/federation'],
   'lambda/aws': ['lambda/mcp'],
   'lambda/handlers': ['lambda/mcp', 'lambda/federation', 'lambda/bos', 'lambda/sources', 'lambda/aws'],
+  // Browser code: the client library only. The function serves the console's built files, never its source.
+  console: ['client'],
 };
 
 /**
@@ -53,7 +55,7 @@ const forbiddenPackages: Record<string, readonly string[]> = {
   ],
 };
 
-const topLevelFolders = ['lambda', 'local', 'client', 'test', 'bench', 'bin', 'lib', 'tools'];
+const topLevelFolders = ['lambda', 'local', 'client', 'console', 'test', 'bench', 'bin', 'lib', 'tools'];
 
 function listTs(dir: string): string[] {
   const out: string[] = [];
@@ -202,6 +204,28 @@ describe('dependency boundaries (DESIGN.md §2)', () => {
     const files = listTs(join(root, 'lambda'));
     const found = files.flatMap((file) => violations(file, readFileSync(file, 'utf8')));
     assert.deepEqual(found, []);
+  });
+
+  it('no module of the console imports anything of ours but the client library', () => {
+    const files = listTs(join(root, 'console'));
+    assert.ok(files.length > 3);
+    const found = files.flatMap((file) => violations(file, readFileSync(file, 'utf8')));
+    assert.deepEqual(found, []);
+  });
+
+  it('flags lambda/ importing the console, and the console importing lambda/ (the check itself can fail)', () => {
+    assert.deepEqual(
+      violations(join(root, 'lambda', 'handlers', 'x.ts'), "import { h } from '../../console/dom.js';"),
+      ['lambda/handlers/x.ts imports ../../console/dom.js (console)'],
+    );
+    assert.deepEqual(
+      violations(
+        join(root, 'console', 'main.ts'),
+        "import { MCP_PATH } from '../lambda/handlers/compose-platform.js';",
+      ),
+      ['console/main.ts imports ../lambda/handlers/compose-platform.js (lambda/handlers)'],
+    );
+    assert.deepEqual(violations(join(root, 'console', 'main.ts'), "import '../client/mcp-http.js';"), []);
   });
 
   it('flags a forbidden import (the check itself can fail)', () => {

@@ -2,13 +2,13 @@
  * The few wire responses the adapter produces itself, before or outside the MCP runtime. Each carries a
  * JSON-RPC error with a fixed, safe message: no exception text, stack or configuration detail.
  */
-import { eventFrame } from '../../mcp/index.js';
+import { JsonRpcCode, eventFrame } from '../../mcp/index.js';
 import type { RestEventError } from './errors.js';
 
-/** JSON-RPC 2.0 codes used here (JSON-RPC 2.0 §5.1). */
-export const JSON_RPC_PARSE_ERROR = -32700;
-export const JSON_RPC_INVALID_REQUEST = -32600;
-export const JSON_RPC_INTERNAL_ERROR = -32603;
+/** JSON-RPC 2.0 codes used here (JSON-RPC 2.0 §5.1), from the runtime's one table. */
+export const JSON_RPC_PARSE_ERROR = JsonRpcCode.ParseError;
+export const JSON_RPC_INVALID_REQUEST = JsonRpcCode.InvalidRequest;
+export const JSON_RPC_INTERNAL_ERROR = JsonRpcCode.InternalError;
 
 function errorBody(code: number, message: string): string {
   // `id: null`: the adapter never parsed the request, so it cannot know the id (JSON-RPC 2.0 §5).

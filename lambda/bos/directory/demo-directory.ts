@@ -15,6 +15,8 @@ export const DEMO_SOURCE_IDS = [
 /** Fixed but random-looking handles (128-bit), so the demo behaves the same on every start. */
 export const DEMO_PEOPLE_CONTEXT_HANDLE = 'ctx_9486485ee7b3ed88ea163fd2912ad0ef';
 export const DEMO_SALES_CONTEXT_HANDLE = 'ctx_af28a0acbec9713b15809a50cc6a21b0';
+/** The context whose sources all complete: a read there is a success to any client (`isError: false`). */
+export const DEMO_COMPLETE_CONTEXT_HANDLE = 'ctx_0e3909d4b9d16758e38a51a562fc83e8';
 
 const READ_OPERATIONS = ['search_people', 'get_person', 'list_people'] as const;
 
@@ -43,6 +45,22 @@ const salesSandbox: ContextDefinition = {
   operations: READ_OPERATIONS,
   source_ids: ['acme-crm'],
   source_timeout_ms: DEMO_SOURCE_TIMEOUT_MS,
+};
+
+/**
+ * The People Directory without `acme-legacy`: every source completes, so its reads end `complete` with
+ * `isError: false`. The timeout is generous because the point is a success even on a busy machine.
+ */
+const healthyDirectory: ContextDefinition = {
+  context_handle: DEMO_COMPLETE_CONTEXT_HANDLE,
+  organization_name: 'Acme Corp',
+  application_name: 'People Directory',
+  installation_name: 'Healthy sources',
+  role_label: 'Analyst',
+  is_default: false,
+  operations: READ_OPERATIONS,
+  source_ids: DEMO_SOURCE_IDS.filter((id) => id !== 'acme-legacy'),
+  source_timeout_ms: 10_000,
 };
 
 /** The credential `acme-crm` names: `BOS_SECRET_ACME_CRM_TOKEN` locally (the local stack generates one). */
@@ -105,16 +123,19 @@ const demoSources: readonly SourceDefinition[] = [
 /**
  * The embedded demo directory as a `bos-directory/v1` document: what `createDemoDirectory` serves in
  * memory, what the platform builds its sources from when no `BOS_DIRECTORY_TABLE` is set, and what
- * `npm run seed:directory -- --demo` (and the local stack) loads into DynamoDB. `dev-user` holds both Acme
+ * `npm run seed:directory -- --demo` (and the local stack) loads into DynamoDB. `dev-user` holds the three Acme
  * contexts, `outsider` holds none.
  */
 export const DEMO_DIRECTORY_DOCUMENT: DirectoryDocument = {
   format: DIRECTORY_FORMAT,
   principals: [
-    { subject: 'dev-user', grants: [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE] },
+    {
+      subject: 'dev-user',
+      grants: [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE, DEMO_COMPLETE_CONTEXT_HANDLE],
+    },
     { subject: 'outsider', grants: [] },
   ],
-  contexts: [peopleDirectory, salesSandbox],
+  contexts: [peopleDirectory, salesSandbox, healthyDirectory],
   sources: demoSources,
 };
 

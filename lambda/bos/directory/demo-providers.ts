@@ -1,6 +1,6 @@
 /**
  * The demo directory with real record sources beside the fixtures: `acme-scim` (the HR system, SCIM 2.0),
- * `acme-ldap` (the corporate directory, LDAP) and `acme-entra` (Entra ID through a Graph replay, with
+ * `acme-ldap` (the corporate directory, LDAP), `acme-ad` (Active Directory over LDAPS) and `acme-entra` (Entra ID through a Graph replay, with
  * client-credentials tokens from a real authorization server). Their addresses are only known once the local providers
  * run (free loopback ports), so the local stack builds this document when it starts them and seeds it in
  * place of the plain demo document. Both serve people who are also `acme-hr` people (same email), so
@@ -13,6 +13,9 @@ import type { DirectoryDocument, SourceDefinition } from './document.js';
 export const DEMO_SCIM_CREDENTIAL_REF = 'ACME_SCIM_TOKEN';
 /** The credential `acme-ldap` names (its bind password): `BOS_SECRET_ACME_LDAP_PASSWORD` locally. */
 export const DEMO_LDAP_CREDENTIAL_REF = 'ACME_LDAP_PASSWORD';
+
+/** The credential `acme-ad` names (its bind password): `BOS_SECRET_ACME_AD_PASSWORD` locally. */
+export const DEMO_AD_CREDENTIAL_REF = 'ACME_AD_PASSWORD';
 
 /** The credential `acme-entra` names (its client secret): `BOS_SECRET_ACME_ENTRA_CLIENT_SECRET` locally. */
 export const DEMO_ENTRA_CREDENTIAL_REF = 'ACME_ENTRA_CLIENT_SECRET';
@@ -27,6 +30,14 @@ export const DEMO_PROVIDER_TIMEOUT_MS = 10_000;
 export interface DemoProviders {
   readonly scim?: { readonly baseUrl: string };
   readonly ldap?: { readonly url: string; readonly baseDn: string; readonly bindDn: string };
+  /** A domain controller over LDAPS, trusted through its own CA and the name its certificate carries. */
+  readonly ad?: {
+    readonly url: string;
+    readonly baseDn: string;
+    readonly bindDn: string;
+    readonly caPem: string;
+    readonly tlsServerName: string;
+  };
   /** The Graph replay and the local authorization server that issues its app-only tokens. */
   readonly entra?: {
     readonly tenantId: string;
@@ -58,6 +69,21 @@ export function demoProviderSources(providers: DemoProviders): SourceDefinition[
         timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
       },
       credential_ref: DEMO_LDAP_CREDENTIAL_REF,
+    });
+  if (providers.ad !== undefined)
+    sources.push({
+      source_id: 'acme-ad',
+      adapter: 'ldap',
+      options: {
+        url: providers.ad.url,
+        profile: 'active-directory',
+        base_dn: providers.ad.baseDn,
+        bind_dn: providers.ad.bindDn,
+        tls_ca: providers.ad.caPem,
+        tls_server_name: providers.ad.tlsServerName,
+        timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
+      },
+      credential_ref: DEMO_AD_CREDENTIAL_REF,
     });
   if (providers.entra !== undefined)
     sources.push({

@@ -1,4 +1,4 @@
-import type { Principal } from '../../mcp/index.js';
+import { JsonRpcCode, type Principal } from '../../mcp/index.js';
 import { AuthError } from '../errors.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -15,14 +15,11 @@ export interface AuthenticateOptions {
   requiredScope?: string;
 }
 
-/**
- * JSON-RPC codes for HTTP-level auth refusals, in the implementation-defined server range and apart
- * from the runtime's own (-32001 is its request timeout).
- */
-export const UNAUTHORIZED_CODE = -32011;
-export const FORBIDDEN_CODE = -32013;
+/** JSON-RPC codes of the HTTP-level auth refusals (the runtime's one table of codes). */
+export const UNAUTHORIZED_CODE = JsonRpcCode.Unauthorized;
+export const FORBIDDEN_CODE = JsonRpcCode.Forbidden;
 /** The issuer's keys could not be fetched (HTTP 503): the server's problem, not the token's. */
-export const VERIFIER_UNAVAILABLE_CODE = -32014;
+export const VERIFIER_UNAVAILABLE_CODE = JsonRpcCode.AuthUnavailable;
 
 /**
  * Authenticates a request by its `Authorization: Bearer` header.

@@ -140,7 +140,7 @@ export async function waitTerminal(
     if (terminalStatuses.has(record.status)) return record;
     const wait = Math.min(record.pollIntervalMs, 250);
     if (rt.clock() + wait >= budgetEnd) {
-      throw new McpError(JsonRpcCode.RequestTimeout, 'Task still running: call tasks/result again');
+      throw new McpError(JsonRpcCode.TaskStillRunning, 'Task still running: call tasks/result again');
     }
     await sleep(wait, undefined, signal === undefined ? undefined : { signal });
   }

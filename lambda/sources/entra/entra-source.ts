@@ -11,21 +11,21 @@ import type {
   SourceQuery,
   SourceRef,
 } from '../../federation/index.js';
-import { applyQuery } from '../fixture/fixture-source.js';
 import {
   bearerAuthorization,
   headerValue,
   isProviderError,
-  nextUrlPaging,
   ProviderError,
   ProviderHttp,
   providerPages,
   ReadBudget,
+  sameOriginNext,
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
 import { ClientCredentialsBroker, tokenForRead } from '../oauth/index.js';
 import type { BrokerToken } from '../oauth/index.js';
 import type { SourceSpec } from '../registry/types.js';
+import { readGraphPage } from './graph-page.js';
 import { firstGraphPage, graphRequestFor } from './graph-query.js';
 import type { EntraSourceOptions } from './options.js';
 import { graphUserMapper } from './user-record.js';
@@ -45,7 +45,10 @@ export function createEntraSource(
   const broker = new ClientCredentialsBroker(options.oauth, spec.credential, {
     allowLoopbackHttp: settings.allowLoopbackHttp ?? false,
   });
-  const nextLink = nextUrlPaging('@odata.nextLink', options.graphUrl.origin);
+  const origin = options.graphUrl.origin;
+  // Set once Graph refuses this source's advanced query with a 400 (an Azure AD B2C tenant offers none):
+  // from then on, for the life of the warm function, such a search lists every user and matches here.
+  let advancedRefused = false;
 
   async function* read(query: SourceQuery, readOptions: ReadOptions): AsyncGenerator<RawRecord[]> {
     const budget = new ReadBudget(readOptions);
@@ -54,8 +57,12 @@ export function createEntraSource(
     // An app-only Graph token names its tenant in `tid`; a token of any other tenant reads another directory.
     if (token.claims?.['tid'] !== options.tenantId)
       throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
-    const request = graphRequestFor(query);
+    const planned = graphRequestFor(query);
+    const local = planned.advanced && advancedRefused ? planned.local : undefined;
+    const request = local === undefined ? planned : { filter: undefined, advanced: false };
     const limit = query.operation === 'search_people' ? query.limit : undefined;
+    // Sent on every page: Graph does not carry ConsistencyLevel into its next links (concepts/paging.md),
+    // and an advanced query's next page without it is refused (400 Request_UnsupportedQuery).
     const headers: Record<string, string> = {
       accept: 'application/json',
       authorization: bearerAuthorization(token.accessToken),
@@ -64,24 +71,40 @@ export function createEntraSource(
     const mapper = (observedAt: string) => graphUserMapper(source, observedAt);
     const pages = providerPages<URL>({
       source,
-      first: firstGraphPage(options.graphUrl, request, Math.min(options.pageSize, limit ?? Infinity)),
+      first: firstGraphPage(
+        options.graphUrl,
+        request,
+        local === undefined ? Math.min(options.pageSize, limit ?? Infinity) : options.pageSize,
+      ),
       settings,
-      ...(limit === undefined ? {} : { limit }),
+      ...(limit === undefined || local !== undefined ? {} : { limit }),
       toRecord: (entry) => mapper((entry as Observed).observedAt)((entry as Observed).item),
       fetchPage: async (url, signal) => {
         const page = await refusedTokenForgotten(broker, token, http.getJson(url, headers, signal));
-        const value = (page.json as { value?: unknown } | null)?.value;
-        if (!Array.isArray(value))
-          throw new ProviderError('source_unavailable', 'invalid_response', page.status);
+        const { value, nextLink } = readGraphPage(page.json, page.status);
         const observedAt = observedAtOf(headerValue(page.headers, 'date'));
-        const items: Observed[] = (value as unknown[]).map((item) => ({ item, observedAt }));
-        return { items, next: nextLink(page, items.length) };
+        const items: Observed[] = value.map((item) => ({ item, observedAt }));
+        // A page may hold no users and still link on (concepts/paging.md): only a missing link ends the read.
+        return { items, next: nextLink === undefined ? undefined : sameOriginNext(nextLink, url, origin) };
       },
     });
-    for await (const page of pages) {
-      // Graph keeps no modification time on users: `updated_since` is answered against observed_at here.
-      const kept = query.operation === 'list_people' ? applyQuery(page, query) : page;
-      if (kept.length > 0) yield kept;
+    const since = updatedSince(query);
+    let delivered = 0;
+    try {
+      for await (const page of pages) {
+        // Graph keeps no modification time on users: `updated_since` is answered against observed_at here.
+        let kept = since === undefined ? page : page.filter((r) => Date.parse(r.observed_at) >= since);
+        if (local !== undefined) kept = kept.filter(local).slice(0, (limit ?? Infinity) - delivered);
+        delivered += kept.length;
+        if (kept.length > 0) yield kept;
+        if (delivered >= (limit ?? Infinity)) return;
+      }
+    } catch (error) {
+      // Graph refused the advanced query itself (its 400 is logged by the kernel): read again, matching here.
+      const refused = isProviderError(error) && error.status === 400 && planned.local !== undefined;
+      if (!refused || local !== undefined || delivered > 0) throw error;
+      advancedRefused = true;
+      yield* read(query, readOptions);
     }
   }
 
@@ -100,6 +123,13 @@ async function refusedTokenForgotten<T>(
     if (isProviderError(error) && error.status === 401) broker.invalidate(token);
     throw error;
   }
+}
+
+/** `list_people`'s `updated_since` as epoch ms, when it names a time. */
+function updatedSince(query: SourceQuery): number | undefined {
+  if (query.operation !== 'list_people' || query.updated_since === undefined) return undefined;
+  const since = Date.parse(query.updated_since);
+  return Number.isNaN(since) ? undefined : since;
 }
 
 function observedAtOf(date: string | undefined): string {

@@ -5,7 +5,7 @@
  * A search for a mail domain (`@example.com`) uses `endswith(mail,…)`, an advanced query that Graph only
  * answers with `ConsistencyLevel: eventual` and `$count=true` (…/graph/aad-advanced-queries).
  */
-import type { SourceQuery } from '../../federation/index.js';
+import type { RawRecord, SourceQuery } from '../../federation/index.js';
 
 /** Properties read from Graph for each user. */
 export const GRAPH_SELECT = [
@@ -27,6 +27,11 @@ export interface GraphRequest {
   readonly filter: string | undefined;
   /** The query needs `ConsistencyLevel: eventual` + `$count=true`. */
   readonly advanced: boolean;
+  /**
+   * The same match made on mapped records, for a tenant that offers no advanced queries (Azure AD B2C): the
+   * adapter then lists every user and keeps those this accepts. Only advanced queries have one.
+   */
+  readonly local?: (record: RawRecord) => boolean;
 }
 
 /** An OData string literal. */
@@ -39,7 +44,15 @@ export function graphRequestFor(query: SourceQuery): GraphRequest {
   if (query.operation !== 'search_people') return { filter: undefined, advanced: false };
   const text = query.query.trim();
   if (text === '') return { filter: undefined, advanced: false };
-  if (/^@[^\s@]+$/.test(text)) return { filter: `endswith(mail,${odataString(text)})`, advanced: true };
+  if (/^@[^\s@]+$/.test(text)) {
+    const domain = text.toLowerCase();
+    return {
+      filter: `endswith(mail,${odataString(text)})`,
+      advanced: true,
+      // Graph compares mail without regard to case.
+      local: (record) => record.email?.toLowerCase().endsWith(domain) === true,
+    };
+  }
   const literal = odataString(text);
   const filter = ['displayName', 'mail', 'userPrincipalName']
     .map((property) => `startswith(${property},${literal})`)

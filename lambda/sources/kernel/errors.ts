@@ -17,6 +17,7 @@ export type ProviderFailureReason =
   | 'invalid_json'
   | 'invalid_response'
   | 'redirect'
+  | 'referral_not_followed'
   | 'cross_origin_next'
   | 'insecure_url'
   | 'paging_loop'

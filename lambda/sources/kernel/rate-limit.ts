@@ -1,6 +1,7 @@
 /**
  * How long a provider asks us to wait after `429 Too Many Requests`: `Retry-After` as delta-seconds or an
- * HTTP date (RFC 9110 §10.2.3), else Okta's `X-Rate-Limit-Reset` (epoch seconds, measured against the
+ * HTTP date (RFC 9110 §10.2.3) — seconds with a fraction too, as Microsoft Graph's throttling guidance shows
+ * (`Retry-After: 2.128`), rounded up to the millisecond — else Okta's `X-Rate-Limit-Reset` (epoch seconds, measured against the
  * response's `Date` so clock skew does not count, plus one second as Okta advises). Undefined when the
  * response says nothing usable.
  */
@@ -18,7 +19,7 @@ export function headerValue(headers: HeaderBag, name: string): string | undefine
 export function rateLimitWaitMs(headers: HeaderBag, now: number = Date.now()): number | undefined {
   const retryAfter = headerValue(headers, 'retry-after')?.trim();
   if (retryAfter !== undefined && retryAfter !== '') {
-    if (/^\d+$/.test(retryAfter)) return Number(retryAfter) * 1000;
+    if (/^\d+(?:\.\d+)?$/.test(retryAfter)) return Math.ceil(Number(retryAfter) * 1000);
     const at = Date.parse(retryAfter);
     if (!Number.isNaN(at)) return Math.max(0, at - now);
   }

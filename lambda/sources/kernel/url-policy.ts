@@ -27,7 +27,8 @@ export function assertProviderUrl(url: URL, allowLoopbackHttp: boolean): void {
 
 /**
  * Resolves a provider's next link against the current page's URL and refuses one that leaves `origin`
- * (a provider must not steer our credential to another host).
+ * (a provider must not steer our credential to another host) or that names the page just read (a provider
+ * that would page in a circle: the source fails instead of reading the same page until `maxPages`).
  */
 export function sameOriginNext(next: string, current: URL, origin: string): URL {
   let url: URL;
@@ -37,5 +38,6 @@ export function sameOriginNext(next: string, current: URL, origin: string): URL 
     throw new ProviderError('source_unavailable', 'invalid_response');
   }
   if (url.origin !== origin) throw new ProviderError('source_unavailable', 'cross_origin_next');
+  if (url.href === current.href) throw new ProviderError('source_unavailable', 'paging_loop');
   return url;
 }

@@ -2,30 +2,34 @@
  * One LDAP entry as a federated raw record. Its DN must lie under the configured base DN (an alias or a
  * misconfigured server can return entries from elsewhere): otherwise the source fails with
  * `source_identity_mismatch`. An entry without the external-id attribute is malformed: skipped, counted.
+ * What each field comes from is the directory profile's (`profiles.ts`).
  */
 import type { Entry } from 'ldapts';
 import type { RawRecord, SourceRef } from '../../federation/index.js';
 import { ProviderError } from '../kernel/index.js';
 import type { ItemOutcome } from '../kernel/index.js';
 import { isUnderBase } from './dn.js';
-import type { LdapAttributeMap } from './options.js';
+import { isoOfGeneralizedTime } from './generalized-time.js';
+import { LDAP_PROFILES } from './profiles.js';
+import type { LdapAttributeMap } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);
 
-/** The first string value of `name` (attribute names compare case-insensitively). */
-function first(entry: Entry, name: string): string | undefined {
+/**
+ * The first value of `name` as text (attribute names compare case-insensitively); a binary attribute of
+ * the profile through its text form.
+ */
+function first(entry: Entry, name: string, profile: LdapProfile): string | undefined {
   const key = Object.keys(entry).find((k) => k.toLowerCase() === name.toLowerCase());
   const value = key === undefined ? undefined : entry[key];
   const one = Array.isArray(value) ? value[0] : value;
+  if (Buffer.isBuffer(one)) {
+    const binary = Object.entries(profile.binary).find(([n]) => n.toLowerCase() === name.toLowerCase());
+    return binary?.[1](one);
+  }
   return typeof one === 'string' && one !== '' ? one : undefined;
-}
-
-/** `20261008120000Z` (or with fractions / offset-free) → ISO 8601, else undefined. */
-export function isoOfGeneralizedTime(value: string | undefined): string | undefined {
-  const m =
-    value === undefined ? null : /^(\d{4})(\d{2})(\d{2})(\d{2})(\d{2})(\d{2})(?:\.\d+)?Z$/.exec(value);
-  return m === null ? undefined : `${m[1]}-${m[2]}-${m[3]}T${m[4]}:${m[5]}:${m[6]}Z`;
 }
 
 /** Maps entries of one source, checking each DN against `baseDn`. */
@@ -34,31 +38,35 @@ export function ldapEntryMapper(
   baseDn: string,
   map: LdapAttributeMap,
   readAt: string,
+  profile: LdapProfile = LDAP_PROFILES.standard,
 ): (item: unknown) => ItemOutcome {
   return (item) => {
     const entry = item as Entry;
     if (typeof entry?.dn !== 'string') return MALFORMED;
     if (!isUnderBase(entry.dn, baseDn))
       throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
-    const id = first(entry, map.external_id);
+    const value = (name: string) => first(entry, name, profile);
+    const id = value(map.external_id);
     if (id === undefined) return MALFORMED;
     const attributes: Record<string, unknown> = {};
     for (const name of map.extra) {
-      const value = first(entry, name);
-      if (value !== undefined) attributes[name.toLowerCase()] = value;
+      const extra = value(name);
+      if (extra !== undefined) attributes[name.toLowerCase()] = extra;
     }
+    const phone =
+      value(map.phone) ?? (profile.phoneFallback === undefined ? undefined : value(profile.phoneFallback));
     const record: RawRecord = {
       source_type: source.source_type,
       source_identity: source.source_identity,
       external_id: id,
       record_type: 'person',
-      observed_at: isoOfGeneralizedTime(first(entry, 'modifyTimestamp')) ?? readAt,
+      observed_at: isoOfGeneralizedTime(value(profile.changed)) ?? readAt,
       capabilities: CAPABILITIES,
-      version: first(entry, 'entryCSN') ?? null,
-      display_name: first(entry, map.display_name) ?? null,
-      email: first(entry, map.email) ?? null,
-      phone: first(entry, map.phone) ?? null,
-      lifecycle: null,
+      version: value(profile.version) ?? null,
+      display_name: value(map.display_name) ?? null,
+      email: value(map.email) ?? null,
+      phone: phone ?? null,
+      lifecycle: profile.lifecycle?.of(value(profile.lifecycle.attribute)) ?? null,
       attributes,
     };
     return record;

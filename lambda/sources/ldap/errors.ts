@@ -1,7 +1,8 @@
 /**
  * LDAP outcomes onto the five contract codes (docs/sources.md): result 49 invalidCredentials and 50
  * insufficientAccessRights → `provider_authorization_required`; 51 busy → `rate_limited`; 52 unavailable
- * and a refused or dropped connection → `source_unavailable`; 3 timeLimitExceeded, a client timeout or our
+ * and a refused or dropped connection → `source_unavailable`, as is 10 referral (never followed to another
+ * server); 3 timeLimitExceeded, a client timeout or our
  * deadline → `source_timeout`. The directory's diagnostic message is never kept.
  */
 import type { ReadBudget } from '../kernel/index.js';
@@ -20,6 +21,7 @@ export function ldapFailure(error: unknown, budget: ReadBudget): unknown {
     if (code === 51) return new ProviderError('rate_limited', 'busy', code);
     if (code === 3) return new ProviderError('source_timeout', 'deadline', code);
     if (code === 52) return new ProviderError('source_unavailable', 'unavailable', code);
+    if (code === 10) return new ProviderError('source_unavailable', 'referral_not_followed', code);
     return new ProviderError('source_unavailable', 'invalid_response', code);
   }
   if (name === 'TimeoutError') return new ProviderError('source_timeout', 'deadline');

@@ -3,33 +3,35 @@
  * BER values (RFC 4511 §4.5.1), never as filter strings, so `*`, `(`, `)`, `\` or NUL in a query are
  * matched as characters, exactly what RFC 4515 escaping would achieve for a string filter.
  */
-import { AndFilter, EqualityFilter, GreaterThanEqualsFilter, OrFilter, SubstringFilter } from 'ldapts';
+import { AndFilter, GreaterThanEqualsFilter, OrFilter, SubstringFilter } from 'ldapts';
 import type { Filter } from 'ldapts';
 import type { SourceQuery } from '../../federation/index.js';
-import type { LdapAttributeMap } from './options.js';
+import { LDAP_PROFILES } from './profiles.js';
+import type { LdapAttributeMap } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
-/** `20261008120000Z` (RFC 4517 GeneralizedTime) of an ISO instant. */
-export function generalizedTime(iso: string): string {
-  return `${new Date(iso).toISOString().replace(/[-:T]/g, '').slice(0, 14)}Z`;
-}
-
-/** The search filter of `query` under the configured object class. */
-export function ldapFilterFor(query: SourceQuery, objectClass: string, map: LdapAttributeMap): Filter {
-  const base = new EqualityFilter({ attribute: 'objectClass', value: objectClass });
+/** The search filter of `query` for the people of `objectClass` under the directory's profile. */
+export function ldapFilterFor(
+  query: SourceQuery,
+  objectClass: string,
+  map: LdapAttributeMap,
+  profile: LdapProfile = LDAP_PROFILES.standard,
+): Filter {
+  const base = profile.people(objectClass);
   switch (query.operation) {
     case 'search_people': {
       const text = query.query.trim();
       if (text === '') return base;
-      const matches = [map.display_name, map.email].map(
-        (attribute) => new SubstringFilter({ attribute, any: [text] }),
-      );
+      const matches = profile
+        .searchAttributes(map)
+        .map((attribute) => new SubstringFilter({ attribute, any: [text] }));
       return new AndFilter({ filters: [base, new OrFilter({ filters: matches })] });
     }
     case 'list_people': {
       if (query.updated_since === undefined || Number.isNaN(Date.parse(query.updated_since))) return base;
       const since = new GreaterThanEqualsFilter({
-        attribute: 'modifyTimestamp',
-        value: generalizedTime(query.updated_since),
+        attribute: profile.changed,
+        value: profile.changedSince(query.updated_since),
       });
       return new AndFilter({ filters: [base, since] });
     }

@@ -1,8 +1,10 @@
 /**
  * The `ldap` adapter: a simple bind (over `ldaps://`, or StartTLS; plain `ldap://` only to a loopback host
  * on a local run), then an RFC 2696 paged search under the base DN, read page by page through the
- * kernel's page loop (ldapts keeps the paged-results cookie). The read's signal and deadline tear the
- * connection down, so the directory sees the search abandoned.
+ * kernel's page loop (ldapts keeps the paged-results cookie; `paged-search.ts` adds the page-size and
+ * reference rules). The directory profile (`profiles.ts`) is the definition's, or with `auto` the
+ * rootDSE's answer, learned once per warm function. The read's signal and deadline tear the connection
+ * down, so the directory sees the search abandoned.
  */
 import { connect as netConnect, isIP } from 'node:net';
 import type { Socket } from 'node:net';
@@ -26,17 +28,51 @@ import {
 } from '../kernel/index.js';
 import type { ProviderSettings } from '../kernel/index.js';
 import type { SourceSpec } from '../registry/types.js';
+import { isActiveDirectoryRootDse } from './active-directory.js';
 import { ldapEntryMapper } from './entry-record.js';
 import { ldapFailure } from './errors.js';
 import { ldapFilterFor } from './filters.js';
+import { attributeMapFor } from './options.js';
 import type { LdapSourceOptions } from './options.js';
+import { pagedSearch } from './paged-search.js';
+import { LDAP_PROFILES, requestedAttributes } from './profiles.js';
+import type { LdapAttributeMap, LdapProfileName } from './attribute-maps.js';
+import type { LdapProfile } from './profiles.js';
 
 type Pages = AsyncIterator<SearchResult>;
 
-/** TLS 1.2+, with SNI only for a host name (RFC 6066 forbids an IP address there). */
-function tlsOptionsFor(url: URL): ConnectionOptions {
-  const host = url.hostname.replace(/^\[|\]$/g, '');
-  return { minVersion: 'TLSv1.2', ...(isIP(host) === 0 ? { servername: host } : {}) };
+/**
+ * TLS 1.2+, verified against the configured CA (else the platform's), and against the configured server
+ * name (else the URL's host; SNI only for a name, as RFC 6066 forbids an IP address there).
+ */
+function tlsOptionsFor(options: LdapSourceOptions): ConnectionOptions {
+  const host = options.tlsServerName ?? options.url.hostname.replace(/^\[|\]$/g, '');
+  return {
+    minVersion: 'TLSv1.2',
+    ...(isIP(host) === 0 ? { servername: host } : {}),
+    ...(options.tlsCa === undefined ? {} : { ca: options.tlsCa }),
+  };
+}
+
+/**
+ * The binary attributes to read as bytes. ldapts matches these names case-sensitively, so the schema's
+ * spelling goes with the definition's (an `external_id` written `objectguid`).
+ */
+function binaryNames(profile: LdapProfile, map: LdapAttributeMap): string[] {
+  const names = Object.keys(profile.binary);
+  const own = names.some((name) => name.toLowerCase() === map.external_id.toLowerCase());
+  return own ? [...names, map.external_id] : names;
+}
+
+/** Whether the rootDSE names a domain controller (an unreadable rootDSE reads as a standard directory). */
+async function detectProfile(client: Client): Promise<LdapProfileName> {
+  const root = await client.search('', {
+    scope: 'base',
+    filter: '(objectClass=*)',
+    attributes: ['supportedCapabilities', 'forestFunctionality'],
+  });
+  const entry = root.searchEntries[0];
+  return entry !== undefined && isActiveDirectoryRootDse(entry) ? 'active-directory' : 'standard';
 }
 
 /** Whether the connection would be protected (ldaps, StartTLS) or is a permitted loopback one. */
@@ -52,16 +88,9 @@ export function createLdapSource(
   settings: ProviderSettings = {},
 ): SourceAdapter {
   const source: SourceRef = { source_type: options.sourceType, source_identity: spec.source_id };
-  const map = options.attributes;
-  const requested = [
-    map.external_id,
-    map.display_name,
-    map.email,
-    map.phone,
-    ...map.extra,
-    'modifyTimestamp',
-    'entryCSN',
-  ];
+  // Learned for the warm function: the profile an `auto` source detected, a page size the server took.
+  let profileName: LdapProfileName | undefined = options.profile === 'auto' ? undefined : options.profile;
+  let pageSize = options.pageSize;
 
   async function* read(query: SourceQuery, readOptions: ReadOptions): AsyncGenerator<RawRecord[]> {
     const budget = new ReadBudget(readOptions);
@@ -84,7 +113,7 @@ export function createLdapSource(
       timeout: Math.max(1, budget.remaining()),
       connectTimeout: Math.max(1, Math.min(budget.remaining(), 10_000)),
       // ldapts treats any tlsOptions as "connect with TLS": give them only for ldaps://.
-      ...(options.url.protocol === 'ldaps:' ? { tlsOptions: tlsOptionsFor(options.url) } : {}),
+      ...(options.url.protocol === 'ldaps:' ? { tlsOptions: tlsOptionsFor(options) } : {}),
       createConnection: ((...args: Parameters<typeof netConnect>) =>
         track(netConnect(...args))) as typeof netConnect,
       createSecureConnection: ((...args: Parameters<typeof tlsConnect>) =>
@@ -107,22 +136,36 @@ export function createLdapSource(
       }
     };
     try {
-      if (options.startTls) await guarded(() => client.startTLS(tlsOptionsFor(options.url)));
+      if (options.startTls) await guarded(() => client.startTLS(tlsOptionsFor(options)));
       await guarded(() => client.bind(options.bindDn, password));
-      const search = client.searchPaginated(options.baseDn, {
-        scope: 'sub',
-        filter: ldapFilterFor(query, options.objectClass, map),
-        attributes: requested,
-        paged: { pageSize: options.pageSize },
-        timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
+      profileName ??= await guarded(() => detectProfile(client));
+      const profile = LDAP_PROFILES[profileName];
+      const map = attributeMapFor(options, profileName);
+      const pages = pagedSearch({
+        pageSize: () => pageSize,
+        lowered: (size) => (pageSize = size),
+        search: (size) => {
+          const search = client.searchPaginated(
+            options.baseDn,
+            {
+              scope: 'sub',
+              filter: ldapFilterFor(query, options.objectClass ?? profile.objectClass, map, profile),
+              attributes: requestedAttributes(profile, map),
+              explicitBufferAttributes: binaryNames(profile, map),
+              paged: { pageSize: size },
+              timeLimit: Math.max(1, Math.ceil(budget.remaining() / 1000)),
+            },
+            profile.controls(),
+          );
+          return search[Symbol.asyncIterator]();
+        },
       });
-      const pages: Pages = search[Symbol.asyncIterator]();
       yield* providerPages<Pages>({
         source,
         first: pages,
         settings,
         ...(query.operation === 'search_people' && query.limit !== undefined ? { limit: query.limit } : {}),
-        toRecord: ldapEntryMapper(source, options.baseDn, map, new Date().toISOString()),
+        toRecord: ldapEntryMapper(source, options.baseDn, map, new Date().toISOString(), profile),
         fetchPage: (iterator) =>
           guarded(async () => {
             const step = await iterator.next();

@@ -7,22 +7,17 @@
  *   "options": { "url": "ldaps://ldap.example.com", "base_dn": "ou=people,dc=example,dc=com",
  *                "bind_dn": "cn=reader,ou=system,dc=example,dc=com" } }
  * ```
+ *
+ * `profile` says what kind of directory it is (`attribute-maps.ts`, `profiles.ts`): `standard` (the default), `active-directory`,
+ * or `auto` (the rootDSE decides). `attributes` overrides the profile's mapping field by field.
  */
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
+import { LDAP_PROFILE_NAMES, PROFILE_ATTRIBUTES } from './attribute-maps.js';
+import type { LdapAttributeMap, LdapProfileName, LdapProfileOption } from './attribute-maps.js';
 
 /** The adapter kind this module builds. */
 export const LDAP_ADAPTER = 'ldap';
-
-/** Which entry attribute feeds each record field. */
-export interface LdapAttributeMap {
-  readonly external_id: string;
-  readonly display_name: string;
-  readonly email: string;
-  readonly phone: string;
-  /** Copied into `attributes` under their own (lower-cased) names when present. */
-  readonly extra: readonly string[];
-}
 
 /** Validated options of one LDAP source. */
 export interface LdapSourceOptions {
@@ -30,20 +25,27 @@ export interface LdapSourceOptions {
   readonly startTls: boolean;
   readonly baseDn: string;
   readonly bindDn: string;
-  readonly objectClass: string;
+  /** Undefined: the profile's own. */
+  readonly objectClass?: string;
   readonly pageSize: number;
-  readonly attributes: LdapAttributeMap;
+  readonly profile: LdapProfileOption;
+  /** The definition's field-by-field overrides of the profile's mapping. */
+  readonly attributeOverrides: Partial<LdapAttributeMap>;
+  /** PEM certificates to trust for this directory (instead of the platform's CA list), if any. */
+  readonly tlsCa?: string;
+  /** The name the server's certificate must carry, when it differs from the URL's host. */
+  readonly tlsServerName?: string;
   readonly sourceType: string;
   readonly timeoutMs?: number;
 }
 
-export const DEFAULT_ATTRIBUTES: LdapAttributeMap = {
-  external_id: 'entryUUID',
-  display_name: 'cn',
-  email: 'mail',
-  phone: 'telephoneNumber',
-  extra: ['uid', 'title', 'ou', 'employeeNumber'],
-};
+/** The `standard` profile's mapping. */
+export const DEFAULT_ATTRIBUTES: LdapAttributeMap = PROFILE_ATTRIBUTES.standard;
+
+/** The mapping a source reads with under `profile`: the profile's, with the definition's overrides. */
+export function attributeMapFor(options: LdapSourceOptions, profile: LdapProfileName): LdapAttributeMap {
+  return { ...PROFILE_ATTRIBUTES[profile], ...options.attributeOverrides };
+}
 
 const KEYS = [
   'url',
@@ -55,7 +57,12 @@ const KEYS = [
   'attributes',
   'source_type',
   'timeout_ms',
+  'profile',
+  'tls_ca',
+  'tls_server_name',
 ];
+const PEM = /^-----BEGIN CERTIFICATE-----[\s\S]{1,65536}-----END CERTIFICATE-----\s*$/;
+const HOST = /^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/;
 const ATTRIBUTE = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 const isDn = (v: unknown): v is string =>
@@ -79,9 +86,18 @@ export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
   if (typeof startTls !== 'boolean') problems.push('options.start_tls must be a boolean');
   for (const key of ['base_dn', 'bind_dn'])
     if (!isDn(o[key])) problems.push(`options.${key} must be a distinguished name`);
-  const objectClass = o['object_class'] ?? 'inetOrgPerson';
-  if (typeof objectClass !== 'string' || !ATTRIBUTE.test(objectClass))
+  const objectClass = o['object_class'];
+  if (objectClass !== undefined && (typeof objectClass !== 'string' || !ATTRIBUTE.test(objectClass)))
     problems.push('options.object_class must be an object class name');
+  const profile = o['profile'] ?? 'standard';
+  if (!(LDAP_PROFILE_NAMES as readonly unknown[]).includes(profile))
+    problems.push(`options.profile must be one of ${LDAP_PROFILE_NAMES.join(', ')}`);
+  const tlsCa = o['tls_ca'];
+  if (tlsCa !== undefined && (typeof tlsCa !== 'string' || !PEM.test(tlsCa.trim())))
+    problems.push('options.tls_ca must be PEM certificates');
+  const tlsServerName = o['tls_server_name'];
+  if (tlsServerName !== undefined && (typeof tlsServerName !== 'string' || !HOST.test(tlsServerName)))
+    problems.push('options.tls_server_name must be a host name');
   const pageSize = o['page_size'] ?? 100;
   if (!(Number.isSafeInteger(pageSize) && (pageSize as number) >= 1 && (pageSize as number) <= 1000))
     problems.push('options.page_size must be an integer from 1 to 1000');
@@ -101,32 +117,35 @@ export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
     startTls: startTls === true,
     baseDn: o['base_dn'] as string,
     bindDn: o['bind_dn'] as string,
-    objectClass: objectClass as string,
+    ...(typeof objectClass === 'string' ? { objectClass } : {}),
     pageSize: pageSize as number,
-    attributes,
+    profile: profile as LdapProfileOption,
+    attributeOverrides: attributes,
+    ...(typeof tlsCa === 'string' ? { tlsCa } : {}),
+    ...(typeof tlsServerName === 'string' ? { tlsServerName } : {}),
     sourceType: sourceType as string,
     ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
   };
 }
 
-function attributeMap(value: unknown, problems: string[]): LdapAttributeMap {
-  if (value === undefined) return DEFAULT_ATTRIBUTES;
+function attributeMap(value: unknown, problems: string[]): Partial<LdapAttributeMap> {
+  if (value === undefined) return {};
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     problems.push('options.attributes must be an object');
-    return DEFAULT_ATTRIBUTES;
+    return {};
   }
   const v = value as Record<string, unknown>;
-  const out: Record<string, unknown> = { ...DEFAULT_ATTRIBUTES };
+  const out: { -readonly [K in keyof LdapAttributeMap]?: LdapAttributeMap[K] } = {};
   for (const [key, given] of Object.entries(v)) {
     if (key === 'extra') {
       if (!Array.isArray(given) || !given.every((a) => typeof a === 'string' && ATTRIBUTE.test(a)))
         problems.push('options.attributes.extra must be a list of attribute names');
-      else out[key] = given;
+      else out.extra = given as string[];
     } else if (key in DEFAULT_ATTRIBUTES) {
       if (typeof given !== 'string' || !ATTRIBUTE.test(given))
         problems.push(`options.attributes.${key} must be an attribute name`);
-      else out[key] = given;
+      else out[key as Exclude<keyof LdapAttributeMap, 'extra'>] = given;
     } else problems.push(`options.attributes.${key} is not a mapped field`);
   }
-  return out as unknown as LdapAttributeMap;
+  return out;
 }

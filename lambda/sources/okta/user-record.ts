@@ -11,7 +11,10 @@ import type { ItemOutcome } from '../kernel/index.js';
 
 const MALFORMED = { skip: 'malformed_record' } as const;
 const CAPABILITIES: readonly string[] = Object.freeze(['read']);
-// Okta user statuses onto the federated lifecycle.
+// Okta's `UserStatus` values onto the federated lifecycle: a person who can still sign in (or is only
+// locked out or mid-recovery) is active; one created but never activated, or mid-activation (`ACTIVATING`,
+// a transitional status the spec names), is pending; `SUSPENDED` is kept apart from `DEPROVISIONED`
+// (deactivated), since a suspension is reversible without re-provisioning. An unknown status maps to null.
 const LIFECYCLE: Readonly<Record<string, string>> = {
   ACTIVE: 'active',
   PASSWORD_EXPIRED: 'active',
@@ -19,6 +22,7 @@ const LIFECYCLE: Readonly<Record<string, string>> = {
   RECOVERY: 'active',
   STAGED: 'pending',
   PROVISIONED: 'pending',
+  ACTIVATING: 'pending',
   SUSPENDED: 'suspended',
   DEPROVISIONED: 'inactive',
 };
@@ -69,7 +73,7 @@ export function oktaUserMapper(
       display_name: text(profile['displayName']) ?? (named || undefined) ?? text(profile['login']) ?? null,
       email: text(profile['email']) ?? null,
       phone: text(profile['mobilePhone']) ?? text(profile['primaryPhone']) ?? null,
-      lifecycle: status === undefined ? null : (LIFECYCLE[status] ?? null),
+      lifecycle: status === undefined ? null : (LIFECYCLE[status.toUpperCase()] ?? null),
       attributes,
     };
     return record;

@@ -1,12 +1,13 @@
 /**
- * A replay of Microsoft Graph's `GET /v1.0/users` — NOT Microsoft Graph. No local emulator of Graph
- * exists, so this server replays the response shapes Microsoft documents: `$select`, `$filter`
- * (filter.ts), `$top` 1–999 with `@odata.nextLink` paging by `$skiptoken`
- * (learn.microsoft.com/graph/paging), `ConsistencyLevel: eventual` + `$count=true` for advanced queries
- * (…/aad-advanced-queries), `429`/`503` with `Retry-After` (…/throttling) and Graph's JSON error bodies
- * (…/errors). Its bearer tokens are real: issued by the local `oidc-provider` and verified with `jose`.
+ * A replay of Microsoft Graph's `GET /v1.0/users` — NOT Microsoft Graph. No local server of Graph exists,
+ * so this one answers with the shapes Microsoft publishes in its documentation's source (every payload and
+ * its public source: payloads.ts; the user objects: users.ts): `$select`, `$filter` (filter.ts), `$top`
+ * 1–999 with `@odata.nextLink` paging by `$skiptoken` (empty pages included when asked), the advanced
+ * query rules (`ConsistencyLevel: eventual` + `$count=true`, checked on every page, since Graph does not
+ * carry the header into its next links; `$count=true` alone is silently ignored), `429` with
+ * `Retry-After` (fractional or absent) and the identity throttle headers, `503`/`504`, and Graph's error
+ * bodies. Its bearer tokens are real: issued by the local `oidc-provider` and verified with `jose`.
  */
-import { randomUUID } from 'node:crypto';
 import { createBearerCheck } from '../oauth/bearer.js';
 import { seededPopulation } from '../population.js';
 import type { PopulationOptions, ProviderPerson } from '../population.js';
@@ -15,6 +16,15 @@ import type { ReplayAnswer, ReplayExchange } from '../replay/http-server.js';
 import { defaultSwitches, nextFailure } from '../replay/switches.js';
 import type { ReplaySwitches, SeenRequest } from '../replay/switches.js';
 import { FilterSyntaxError, parseGraphFilter } from './filter.js';
+import {
+  gatewayTimeout,
+  graphError,
+  serviceUnavailable,
+  throttled,
+  unreadablePage,
+  unsupportedQuery,
+  userPage,
+} from './payloads.js';
 import { DEFAULT_SELECT, graphUser, project, SELECTABLE } from './users.js';
 import type { GraphUser } from './users.js';
 
@@ -30,6 +40,8 @@ export interface GraphReplayOptions {
   readonly extraPeople?: readonly ProviderPerson[];
   /** @default 'contoso.example' */
   readonly domain?: string;
+  /** Give some users the documented shapes of users.ts (null names or mail, guests, extensions). @default false */
+  readonly vendorShapes?: boolean;
   /** @default 0 */
   readonly port?: number;
 }
@@ -45,28 +57,25 @@ export interface GraphReplay {
   readonly people: readonly ProviderPerson[];
   readonly users: readonly GraphUser[];
   readonly switches: ReplaySwitches;
+  /**
+   * Set `advancedQueries` false to answer as an Azure AD B2C tenant, where "the `$count` and `$search`
+   * query parameters are currently not available" (user-list.md) nor are advanced queries
+   * (aad-advanced-queries.md): such a request gets `400 Request_UnsupportedQuery` (the status and code are
+   * this replay's assumption; the documents name none for B2C).
+   */
+  readonly tenant: { advancedQueries: boolean };
   readonly seen: SeenRequest[];
   close(): Promise<void>;
 }
 
-const error = (
-  status: number,
-  code: string,
-  message: string,
-  headers: Record<string, string> = {},
-): ReplayAnswer => ({
-  status,
-  headers: { 'request-id': randomUUID(), ...headers },
-  body: {
-    error: { code, message, innerError: { date: new Date().toISOString(), 'request-id': randomUUID() } },
-  },
-});
-
 /** Starts the replay on 127.0.0.1. */
 export async function startGraphReplay(options: GraphReplayOptions): Promise<GraphReplay> {
   const switches = defaultSwitches();
+  const tenant = { advancedQueries: true };
   const people = [...seededPopulation(options.people), ...(options.extraPeople ?? [])];
-  const users = people.map((p) => graphUser(p, options.domain ?? 'contoso.example'));
+  const users = people.map((p) =>
+    graphUser(p, options.domain ?? 'contoso.example', options.vendorShapes ?? false),
+  );
   const http = await startReplayHttpServer((exchange) => handle(exchange), options.port ?? 0);
   const origin = http.origin;
   const check = createBearerCheck({
@@ -78,25 +87,35 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
   async function handle(exchange: ReplayExchange): Promise<ReplayAnswer> {
     const { url, request } = exchange;
     if (request.method !== 'GET' || url.pathname !== '/v1.0/users')
-      return error(404, 'Request_ResourceNotFound', 'Resource not found for the segment.');
+      return graphError(404, 'Request_ResourceNotFound', 'Resource not found for the segment.');
     const auth = await check(request.headers.authorization, 'User.Read.All');
     if (!auth.ok)
       return auth.status === 401
-        ? error(401, 'InvalidAuthenticationToken', 'Access token validation failure. Invalid audience.', {
-            'www-authenticate': 'Bearer realm="", error="invalid_token"',
-          })
-        : error(403, 'Authorization_RequestDenied', 'Insufficient privileges to complete the operation.');
+        ? graphError(
+            401,
+            'InvalidAuthenticationToken',
+            'Access token validation failure. Invalid audience.',
+            {
+              'www-authenticate': 'Bearer realm="", error="invalid_token"',
+            },
+          )
+        : graphError(
+            403,
+            'Authorization_RequestDenied',
+            'Insufficient privileges to complete the operation.',
+          );
     if (auth.claims['tid'] !== options.tenantId)
-      return error(401, 'InvalidAuthenticationToken', 'Access token validation failure. Invalid tenant.');
+      return graphError(
+        401,
+        'InvalidAuthenticationToken',
+        'Access token validation failure. Invalid tenant.',
+      );
     const failure = nextFailure(switches);
     if (failure?.kind === 'throttle')
-      return error(429, 'TooManyRequests', 'Too many requests.', {
-        'retry-after': String(failure.retryAfterS),
-      });
-    if (failure?.kind === 'unavailable')
-      return error(503, 'serviceNotAvailable', 'Service is temporarily unavailable.', {
-        ...(failure.retryAfterS === undefined ? {} : { 'retry-after': String(failure.retryAfterS) }),
-      });
+      return throttled(failure.retryAfterS, options.tenantId, appIdOf(auth.claims));
+    if (failure?.kind === 'unavailable') return serviceUnavailable(failure.retryAfterS);
+    if (failure?.kind === 'gateway_timeout') return gatewayTimeout();
+    if (failure?.kind === 'unreadable') return unreadablePage(`${origin}/v1.0/$metadata#users`);
     return list(exchange);
   }
 
@@ -104,52 +123,54 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     const params = url.searchParams;
     const top = Number(params.get('$top') ?? '100');
     if (!Number.isInteger(top) || top < 1 || top > 999)
-      return error(400, 'Request_BadRequest', 'Invalid page size specified.');
+      return graphError(400, 'Request_BadRequest', 'Invalid page size specified.');
     const select = params.get('$select')?.split(',') ?? [...DEFAULT_SELECT];
-    const unknown = select.find((name) => !SELECTABLE.has(name));
-    if (unknown !== undefined)
-      return error(
+    if (select.some((name) => !SELECTABLE.has(name)))
+      return graphError(
         400,
         'Request_BadRequest',
         "Could not find a property on the type 'microsoft.graph.user'.",
       );
     const eventual = String(request.headers['consistencylevel'] ?? '').toLowerCase() === 'eventual';
-    const count = params.get('$count') === 'true';
-    if (count && !eventual)
-      return error(400, 'Request_BadRequest', '$count is not currently supported without ConsistencyLevel.');
+    // `$count=true` without the header is ignored, not refused (aad-advanced-queries: get_users_silent_fail).
+    const advancedParams = eventual && params.get('$count') === 'true';
+    if (!tenant.advancedQueries && (params.has('$count') || params.has('$search')))
+      return unsupportedQuery('operator');
+    if (params.has('$search') && !eventual) return unsupportedQuery('search');
     let matches: (user: GraphUser) => boolean = () => true;
     const filter = params.get('$filter');
     if (filter !== null) {
       try {
         const parsed = parseGraphFilter(filter);
-        if (parsed.advanced && !(eventual && count))
-          return error(400, 'Request_UnsupportedQuery', 'Unsupported Query.');
+        if (parsed.advanced && !advancedParams) return unsupportedQuery('operator');
         matches = parsed.matches;
       } catch (e) {
-        if (e instanceof FilterSyntaxError)
-          return error(400, 'Request_UnsupportedQuery', 'Unsupported Query.');
+        if (e instanceof FilterSyntaxError) return unsupportedQuery('filter');
         throw e;
       }
     }
-    const skip = params.get('$skiptoken');
-    const offset = skip === null ? 0 : decodeSkipToken(skip);
-    if (offset === undefined) return error(400, 'Request_BadRequest', 'Invalid paging token.');
+    const token = params.get('$skiptoken');
+    const at = token === null ? { offset: 0, empty: false } : decodeSkipToken(token);
+    if (at === undefined) return graphError(400, 'Request_BadRequest', 'Invalid paging token.');
+    const { offset } = at;
     const wait = switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0);
     if (!(await sleep(wait, offset > 0 ? switches.laterPageGate : undefined))) return { status: 499 };
     const found = users.filter(matches);
-    const page = found.slice(offset, offset + top).map((u) => project(u, select));
-    const next = new URL(url);
-    next.searchParams.set('$skiptoken', encodeSkipToken(offset + top));
-    return {
-      status: 200,
-      headers: { 'request-id': randomUUID(), 'odata-version': '4.0' },
-      body: {
-        '@odata.context': `${origin}/v1.0/$metadata#users${params.has('$select') ? `(${select.join(',')})` : ''}`,
-        ...(count ? { '@odata.count': found.length } : {}),
-        ...(offset + top < found.length ? { '@odata.nextLink': next.href } : {}),
-        value: page,
-      },
+    const linkTo = (next: { offset: number; empty: boolean }) => {
+      const link = new URL(url);
+      link.searchParams.set('$skiptoken', encodeSkipToken(next));
+      return link.href;
     };
+    const context = `${origin}/v1.0/$metadata#users${params.has('$select') ? `(${select.join(',')})` : ''}`;
+    // "A page of results may contain zero or more results" (paging.md): an empty page links on to the rest.
+    if (at.empty) return userPage(context, [], { nextLink: linkTo({ offset, empty: false }) });
+    const page = found.slice(offset, offset + top).map((u) => project(u, select));
+    const more = offset + top < found.length;
+    return userPage(context, page, {
+      // `@odata.count` is on the first page only (paging.md).
+      ...(advancedParams && offset === 0 && token === null ? { count: found.length } : {}),
+      ...(more ? { nextLink: linkTo({ offset: offset + top, empty: switches.emptyPages }) } : {}),
+    });
   }
 
   return {
@@ -159,17 +180,25 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     people,
     users,
     switches,
+    tenant,
     seen: http.seen,
     close: () => http.close(),
   };
 }
 
-// Graph's skip tokens are opaque; this one is too (base64url of the next offset, with a marker).
-function encodeSkipToken(offset: number): string {
-  return Buffer.from(`RFNwdAoAAQAAAA:${offset}`).toString('base64url');
+/** The app a token was issued to (`azp`/`appid`), for the throttle scope header. */
+function appIdOf(claims: Readonly<Record<string, unknown>>): string {
+  const app = claims['azp'] ?? claims['appid'] ?? claims['client_id'];
+  return typeof app === 'string' ? app : 'unknown-app';
 }
 
-function decodeSkipToken(token: string): number | undefined {
-  const match = /^RFNwdAoAAQAAAA:(\d{1,9})$/.exec(Buffer.from(token, 'base64url').toString());
-  return match === null ? undefined : Number(match[1]);
+// Graph's skip tokens are opaque; this one is too (base64url of the next offset, with a marker, and `e`
+// for the empty page served before it when the switch asks for one).
+function encodeSkipToken(at: { offset: number; empty: boolean }): string {
+  return Buffer.from(`RFNwdAoAAQAAAA:${at.offset}${at.empty ? 'e' : ''}`).toString('base64url');
+}
+
+function decodeSkipToken(token: string): { offset: number; empty: boolean } | undefined {
+  const match = /^RFNwdAoAAQAAAA:(\d{1,9})(e?)$/.exec(Buffer.from(token, 'base64url').toString());
+  return match === null ? undefined : { offset: Number(match[1]), empty: match[2] === 'e' };
 }

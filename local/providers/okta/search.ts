@@ -1,11 +1,17 @@
 /**
- * The `search` expression language of Okta's List Users (developer.okta.com/docs/api/openapi/okta-management/
- * management/tag/User/#tag/User/operation/listUsers): SCIM-style `attr op "value"` terms joined by `and`/`or`
- * with parentheses, operators `eq ne sw co gt ge lt le` and `attr pr`. Strings are double-quoted with `\"`
- * and `\\` escapes (RFC 7644 §3.4.2.2 via RFC 7159 strings). Text comparisons ignore case, as Okta's do.
+ * The `search` and `filter` expression languages of Okta's List Users, as the management API's OpenAPI
+ * describes them (`okta/okta-management-openapi-spec`, `dist/2026.06.3/management-minimal.yaml`,
+ * `/api/v1/users` `get`, parameters `search` and `filter`): SCIM-style `attr op "value"` terms joined by
+ * `and`/`or` with parentheses; strings double-quoted with `\"` and `\\` escapes.
+ *
+ * - `search`: operators `eq`, `sw`, `co` (`co` only on `profile.firstName`, `profile.lastName`,
+ *   `profile.email` and `profile.login`) and the date comparisons of its examples (`lastUpdated gt "…"`);
+ *   `ne` "isn't supported". Operators and values are case-insensitive, property names case-sensitive.
+ * - `filter`: only `status`, `lastUpdated`, `id`, `profile.login`, `profile.email`, `profile.firstName`,
+ *   `profile.lastName`; only `eq`, and `gt ge lt le` on `lastUpdated`; case-sensitive values.
  */
 
-/** A search this replay cannot parse (Okta answers 400 `E0000031`). */
+/** A search or filter this replay cannot parse or Okta does not support (Okta answers 400 `E0000031`). */
 export class SearchSyntaxError extends Error {
   override readonly name = 'SearchSyntaxError';
 }
@@ -13,7 +19,22 @@ export class SearchSyntaxError extends Error {
 /** Attribute path → value of one user. */
 export type SearchAttributes = (path: string) => string | undefined;
 
-/** Attributes Okta lets a search name (a subset of its searchable profile and top-level attributes). */
+/** Which language an expression is in. */
+export type ExpressionKind = 'search' | 'filter';
+
+const FILTERABLE = new Set([
+  'id',
+  'status',
+  'lastUpdated',
+  'profile.login',
+  'profile.email',
+  'profile.firstName',
+  'profile.lastName',
+]);
+const CONTAINS = new Set(['profile.firstName', 'profile.lastName', 'profile.email', 'profile.login']);
+const DATES = new Set(['created', 'lastUpdated']);
+
+/** Attributes this replay lets a search name (a subset of Okta's searchable profile and top-level ones). */
 export const SEARCHABLE = new Set([
   'id',
   'status',
@@ -30,8 +51,9 @@ const TOKEN = /\s*(\(|\)|"(?:[^"\\]|\\.)*"|[A-Za-z][A-Za-z0-9.]*)/y;
 
 type Predicate = (attributes: SearchAttributes) => boolean;
 
-/** Parses a `search` expression; throws {@link SearchSyntaxError}. */
-export function parseOktaSearch(text: string): Predicate {
+/** Parses a `search` (or `filter`) expression; throws {@link SearchSyntaxError}. */
+export function parseOktaSearch(text: string, kind: ExpressionKind = 'search'): Predicate {
+  const caseless = kind === 'search';
   const tokens: string[] = [];
   TOKEN.lastIndex = 0;
   while (TOKEN.lastIndex < text.length) {
@@ -53,7 +75,8 @@ export function parseOktaSearch(text: string): Predicate {
     const token = take();
     if (!token.startsWith('"')) throw new SearchSyntaxError('expected a quoted string');
     try {
-      return (JSON.parse(token) as string).toLowerCase();
+      const value = JSON.parse(token) as string;
+      return caseless ? value.toLowerCase() : value;
     } catch {
       throw new SearchSyntaxError('bad string literal');
     }
@@ -65,16 +88,19 @@ export function parseOktaSearch(text: string): Predicate {
       if (take() !== ')') throw new SearchSyntaxError('expected )');
       return inner;
     }
-    if (!SEARCHABLE.has(head)) throw new SearchSyntaxError(`attribute ${head} is not searchable`);
+    if (!(kind === 'search' ? SEARCHABLE : FILTERABLE).has(head))
+      throw new SearchSyntaxError(`attribute ${head} is not usable in a ${kind}`);
     const op = take().toLowerCase();
-    const read = (a: SearchAttributes) => a(head)?.toLowerCase();
-    if (op === 'pr') return (a) => read(a) !== undefined;
+    const read = (a: SearchAttributes) => (caseless ? a(head)?.toLowerCase() : a(head));
+    const allowed =
+      op === 'eq' ||
+      (DATES.has(head) && ['gt', 'ge', 'lt', 'le'].includes(op)) ||
+      (kind === 'search' && (op === 'sw' || (op === 'co' && CONTAINS.has(head))));
+    if (!allowed) throw new SearchSyntaxError(`operator ${op} is not supported on ${head} in a ${kind}`);
     const value = literal();
     switch (op) {
       case 'eq':
         return (a) => read(a) === value;
-      case 'ne':
-        return (a) => read(a) !== value;
       case 'sw':
         return (a) => read(a)?.startsWith(value) === true;
       case 'co':

@@ -1,10 +1,22 @@
 /**
- * A replay of Okta's Users API `GET /api/v1/users` — NOT Okta. No local emulator of Okta exists, so this
- * server replays the shapes Okta documents: `search` expressions (search.ts) and `q`, `limit` up to 200,
- * cursor paging through `Link: <…>; rel="next"` with `after`, `X-Rate-Limit-Limit/-Remaining/-Reset` and
- * `Date` on every answer, `429` with `E0000047` (developer.okta.com/docs/reference/rl-best-practices/) and
- * Okta's error objects (`errorCode`, `errorSummary`, `errorLink`, `errorId`, `errorCauses`). Its bearer
- * tokens are real: issued by the local `oidc-provider` for the org URL and verified with `jose`.
+ * A replay of Okta's Users API `GET /api/v1/users` — NOT Okta. No local server of Okta exists, so this one
+ * answers with the shapes Okta publishes: the management API's OpenAPI (`okta/okta-management-openapi-spec`,
+ * `dist/2026.06.3/management-minimal.yaml`, `/api/v1/users` `get`) for the parameters and their rules, the
+ * user objects (users.ts) and the `ErrorTooManyRequests` example (`E0000047`); the official SDKs' tests for
+ * the rest: `okta/okta-powershell-cli` `tests/Internal/OktaApiClient.Tests.ps1` ("429 Responses": `Date`
+ * and `x-rate-limit-reset` in epoch seconds), `okta/okta-auth-js` `test/support/xhr/error-throttle.js` (the
+ * `E0000047` body), `okta/okta-sdk-nodejs` `test/unit/collection.js` ("should follow pagination", "should
+ * handle null, then continue": `Link: <…>; rel="next"`, and an empty page that still links on).
+ *
+ * What it does as the spec says:
+ * - a plain list (no `search`/`filter`) and `q` omit `DEPROVISIONED` users; `search` and `filter` include them;
+ * - `q` is a prefix match on first name, last name or email, `limit` defaults to 10, and it does not page;
+ * - `search` and `filter` as search.ts; `limit` up to 200 with an opaque `after` cursor;
+ * - `Link` header lines `rel="self"` and `rel="next"` (one line each); `X-Rate-Limit-Limit/-Remaining/-Reset`
+ *   and `Date` on every answer; `429` with `E0000047`; Okta's error objects (`errorCode`, `errorSummary`,
+ *   `errorLink`, `errorId`, `errorCauses`).
+ *
+ * Its bearer tokens are real: issued by the local `oidc-provider` for the org URL and verified with `jose`.
  */
 import { randomUUID } from 'node:crypto';
 import { createBearerCheck } from '../oauth/bearer.js';
@@ -58,14 +70,15 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
   const foreign = people.map((p) => oktaUser(p, FOREIGN_ORG));
   const check = createBearerCheck({ issuer: options.issuer, jwksUrl: options.jwksUrl, audience: origin });
 
-  const rateHeaders = (resetS?: number): Record<string, string> => {
+  // A throttled answer says none are left (`exhausted`), as the rate-limit headers of a real 429 do.
+  const rateHeaders = (resetS?: number, exhausted = false): Record<string, string> => {
     const now = Date.now();
     if (now >= window.reset * 1000) window = { reset: Math.ceil(now / 1000) + 60, used: 0 };
     window.used += 1;
     return {
       date: new Date(now).toUTCString(),
       'x-rate-limit-limit': String(limit),
-      'x-rate-limit-remaining': String(Math.max(0, limit - window.used)),
+      'x-rate-limit-remaining': exhausted ? '0' : String(Math.max(0, limit - window.used)),
       'x-rate-limit-reset': String(resetS ?? window.reset),
     };
   };
@@ -99,29 +112,40 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
         429,
         'E0000047',
         'API call exceeded rate limit due to too many requests.',
-        rateHeaders(Math.ceil(Date.now() / 1000) + failure.retryAfterS),
+        rateHeaders(Math.ceil(Date.now() / 1000) + (failure.retryAfterS ?? 60), true),
       );
     if (failure?.kind === 'unavailable') return error(503, 'E0000009', 'Internal Server Error');
+    if (failure?.kind === 'gateway_timeout') return error(504, 'E0000009', 'Internal Server Error');
+    // A page that is not the list Okta documents (an array of users): a proxy's or a broken release's answer.
+    if (failure?.kind === 'unreadable') return { status: 200, headers: rateHeaders(), body: { users: [] } };
     return list(exchange);
   }
 
   async function list({ url, sleep }: ReplayExchange): Promise<ReplayAnswer> {
     const params = url.searchParams;
-    const requested = Number(params.get('limit') ?? '200');
+    const q = params.get('q');
+    const requested = Number(params.get('limit') ?? (q === null ? '200' : '10'));
     if (!Number.isInteger(requested) || requested < 1)
       return error(400, 'E0000001', 'Api validation failed: limit');
     const pageSize = Math.min(requested, 200);
-    let matches: (user: OktaUser) => boolean = () => true;
-    const search = params.get('search') ?? params.get('filter');
-    const q = params.get('q')?.toLowerCase();
+    const search = params.get('search');
+    const filter = params.get('filter');
+    // "This operation omits users that have a status of DEPROVISIONED" unless a filter or search is given;
+    // `q` omits them too.
+    let matches: (user: OktaUser) => boolean = (u) => u.status !== 'DEPROVISIONED';
     try {
-      if (search !== null) {
-        const predicate = parseOktaSearch(search);
-        matches = (u) => predicate(searchAttributes(u));
-      } else if (q !== undefined) {
+      if (search !== null || filter !== null) {
+        const predicates = [
+          ...(search === null ? [] : [parseOktaSearch(search, 'search')]),
+          ...(filter === null ? [] : [parseOktaSearch(filter, 'filter')]),
+        ];
+        matches = (u) => predicates.every((p) => p(searchAttributes(u)));
+      } else if (q !== null) {
+        const prefix = q.toLowerCase();
         matches = (u) =>
+          u.status !== 'DEPROVISIONED' &&
           [u.profile['firstName'], u.profile['lastName'], u.profile['email']].some(
-            (v) => v?.toLowerCase().startsWith(q) === true,
+            (v) => v?.toLowerCase().startsWith(prefix) === true,
           );
       }
     } catch (e) {
@@ -129,8 +153,9 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
       throw e;
     }
     const after = params.get('after');
-    const offset = after === null ? 0 : decodeCursor(after);
-    if (offset === undefined) return error(400, 'E0000001', 'Api validation failed: after');
+    const at = after === null ? { offset: 0, empty: false } : decodeCursor(after);
+    if (at === undefined) return error(400, 'E0000001', 'Api validation failed: after');
+    const { offset } = at;
     if (
       !(await sleep(
         switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0),
@@ -140,28 +165,38 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
       return { status: 499 };
     const source = switches.foreignIdentity ? foreign : users;
     const found = source.filter((_, i) => matches(users[i]!));
-    const page = found.slice(offset, offset + pageSize);
-    const self = new URL(url);
-    const links = [`<${self.href}>; rel="self"`];
-    if (offset + pageSize < found.length) {
-      const next = new URL(url);
-      next.searchParams.set('after', encodeCursor(offset + pageSize));
-      next.searchParams.set('limit', String(pageSize));
-      links.push(`<${next.href}>; rel="next"`);
-    }
-    return { status: 200, headers: { ...rateHeaders(), link: links.join(', ') }, body: page };
+    const links = [`<${url.href}>; rel="self"`];
+    const linkTo = (next: { offset: number; empty: boolean }) => {
+      const link = new URL(url);
+      link.searchParams.set('after', encodeCursor(next));
+      link.searchParams.set('limit', String(pageSize));
+      return `<${link.href}>; rel="next"`;
+    };
+    // An empty page that still links on (okta-sdk-nodejs collection.js, "should handle null, then continue").
+    if (at.empty) return page([], [...links, linkTo({ offset, empty: false })]);
+    const more = offset + pageSize < found.length;
+    // `q` "doesn't support pagination": one page of at most `limit`, with no next link.
+    if (more && q === null) links.push(linkTo({ offset: offset + pageSize, empty: switches.emptyPages }));
+    return page(found.slice(offset, offset + pageSize), links);
   }
+
+  const page = (users: readonly OktaUser[], links: string[]): ReplayAnswer => ({
+    status: 200,
+    headers: { ...rateHeaders(), 'content-type': 'application/json; charset=utf-8', link: links },
+    body: users,
+  });
 
   return { origin, people, users, switches, seen: http.seen, close: () => http.close() };
 }
 
-// Okta's `after` cursors are opaque; this one carries the next offset.
-function encodeCursor(offset: number): string {
-  return `00u${Buffer.from(String(offset)).toString('base64url')}`;
+// Okta's `after` cursors are opaque; this one carries the next offset (and `e` for the empty page served
+// before it when the switch asks for one).
+function encodeCursor(at: { offset: number; empty: boolean }): string {
+  return `00u${Buffer.from(`${at.offset}${at.empty ? 'e' : ''}`).toString('base64url')}`;
 }
 
-function decodeCursor(cursor: string): number | undefined {
+function decodeCursor(cursor: string): { offset: number; empty: boolean } | undefined {
   if (!cursor.startsWith('00u')) return undefined;
-  const text = Buffer.from(cursor.slice(3), 'base64url').toString();
-  return /^\d{1,9}$/.test(text) ? Number(text) : undefined;
+  const match = /^(\d{1,9})(e?)$/.exec(Buffer.from(cursor.slice(3), 'base64url').toString());
+  return match === null ? undefined : { offset: Number(match[1]), empty: match[2] === 'e' };
 }

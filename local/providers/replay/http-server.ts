@@ -11,7 +11,8 @@ import type { SeenRequest } from './switches.js';
 /** A handler's answer. */
 export interface ReplayAnswer {
   readonly status: number;
-  readonly headers?: Readonly<Record<string, string>>;
+  /** A header given as a list is written as that many header lines (Okta's `link`, for example). */
+  readonly headers?: Readonly<Record<string, string | string[]>>;
   readonly body?: unknown;
 }
 

@@ -3,10 +3,18 @@
  * these on the running server; `npm start` leaves them off.
  */
 
-/** A scripted answer for the next request(s), consumed in order before the standing mode applies. */
+/**
+ * A scripted answer for the next request(s), consumed in order before the standing mode applies:
+ * a throttle (without `retryAfterS`, one that names no wait), an outage (503, optionally saying when to
+ * come back), a gateway timeout (504), a `200` whose page cannot be read as the vendor's list shape, or
+ * `pass`: this request is answered normally (so a later page can be the one that fails).
+ */
 export type ScriptedFailure =
-  | { readonly kind: 'throttle'; readonly retryAfterS: number }
-  | { readonly kind: 'unavailable'; readonly retryAfterS?: number };
+  | { readonly kind: 'pass' }
+  | { readonly kind: 'throttle'; readonly retryAfterS?: number }
+  | { readonly kind: 'unavailable'; readonly retryAfterS?: number }
+  | { readonly kind: 'gateway_timeout' }
+  | { readonly kind: 'unreadable' };
 
 /** The switches of one replay server. */
 export interface ReplaySwitches {
@@ -22,6 +30,8 @@ export interface ReplaySwitches {
   laterPageDelayMs: number;
   /** Serve records that claim another tenant/org (the identity mismatch case). */
   foreignIdentity: boolean;
+  /** Put an empty page (still linking to the next) before every later page, as both vendors may. */
+  emptyPages: boolean;
   /** When set, every page after the first of a listing waits for it (tests release it). */
   laterPageGate: Promise<void> | undefined;
 }
@@ -35,14 +45,17 @@ export function defaultSwitches(): ReplaySwitches {
     delayMs: 0,
     laterPageDelayMs: 0,
     foreignIdentity: false,
+    emptyPages: false,
     laterPageGate: undefined,
   };
 }
 
 /** The failure to serve now, if any. */
-export function nextFailure(switches: ReplaySwitches): ScriptedFailure | undefined {
+export function nextFailure(
+  switches: ReplaySwitches,
+): Exclude<ScriptedFailure, { kind: 'pass' }> | undefined {
   const scripted = switches.script.shift();
-  if (scripted !== undefined) return scripted;
+  if (scripted !== undefined) return scripted.kind === 'pass' ? undefined : scripted;
   if (switches.mode === 'throttle') return { kind: 'throttle', retryAfterS: switches.retryAfterS };
   if (switches.mode === 'unavailable') return { kind: 'unavailable' };
   return undefined;

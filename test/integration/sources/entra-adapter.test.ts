@@ -1,7 +1,8 @@
 /**
  * The shared adapter contract for the `entra` adapter against the Graph replay, with tokens from a real
  * `oidc-provider` (client_secret_post). Graph's search is a prefix match on displayName, mail and
- * userPrincipalName, so that is the filter oracle.
+ * userPrincipalName, so that is the filter oracle. The replay answers throttling, outages and errors with
+ * Graph's documented bodies and headers (`local/providers/graph/payloads.ts`), whose text must never show.
  */
 import { createEntraSource, entraOptionsFromSpec } from '../../../lambda/sources/entra/index.js';
 import { ENTRA_SECRET, staticCredential } from '../../helpers/oauth-vendors.js';
@@ -41,6 +42,9 @@ adapterContract(
       'Too many requests.',
       'Access token validation failure',
       'TooManyRequests',
+      'Please retry again later.',
+      'Tenant_Application',
+      'serviceNotAvailable',
     ],
   }),
 );

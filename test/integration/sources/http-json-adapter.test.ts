@@ -7,6 +7,7 @@
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { createHttpJsonSource, httpJsonOptionsFromSpec } from '../../../lambda/sources/http-json/index.js';
 import type { SourceSpec } from '../../../lambda/sources/index.js';
+import { oktaStatus } from '../../../local/providers/okta/users.js';
 import { staticCredential } from '../../helpers/oauth-vendors.js';
 import { adapterContract } from './adapter-contract.js';
 import { oauthHarness, startsWith } from './oauth-harness.js';
@@ -32,7 +33,8 @@ adapterContract(
         options: {
           base_url: base,
           operations: {
-            list_people: '/api/v1/users?limit=100',
+            // Okta's plain list leaves DEPROVISIONED users out; a filter every user meets keeps them.
+            list_people: `/api/v1/users?limit=100&filter=${encodeURIComponent('lastUpdated gt "1970-01-01T00:00:00.000Z"')}`,
             search_people: '/api/v1/users?q={query}&limit=100',
           },
           auth: {
@@ -64,8 +66,9 @@ adapterContract(
         ...(variant.log === undefined ? {} : { log: variant.log }),
       });
     },
-    // The replayed Okta `q`: a prefix of first name, last name or email.
+    // The replayed Okta `q`: a prefix of first name, last name or email, DEPROVISIONED users left out.
     searchMatches: (person, text) =>
+      oktaStatus(person) !== 'DEPROVISIONED' &&
       [person.givenName, person.familyName, person.email].some((v) => startsWith(v, text)),
     secrets: (v) => [
       v.oktaKey.slice(40, 100),

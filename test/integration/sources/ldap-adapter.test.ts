@@ -10,12 +10,15 @@ import type { SourceSpec } from '../../../lambda/sources/index.js';
 import { slapdPath, startSlapd } from '../../../local/providers/ldap/index.js';
 import type { LocalSlapd } from '../../../local/providers/ldap/index.js';
 import { adapterContract, TRICKY_PERSON } from './adapter-contract.js';
+import { relaySwitches } from './ldap-relay-switches.js';
 
 let slapd: LocalSlapd | undefined;
 const running = (): LocalSlapd => {
   if (slapd === undefined) throw new Error('slapd is not running');
   return slapd;
 };
+
+const switches = relaySwitches(() => running().relay);
 
 adapterContract('ldap', {
   skipReason: () =>
@@ -48,25 +51,12 @@ adapterContract('ldap', {
   },
   people: () => running().people,
   providerPageSize: 100,
-  holdLaterPages() {
-    const { relay } = running();
-    // Forwarded: the bind and the first page's search request; held: the next page's request.
-    relay.behaviour.holdRequestsAfter = 2;
-    return { release: () => relay.release(), heldSince: () => relay.held() > 0 };
-  },
-  slow(fromPage) {
-    running().relay.behaviour.holdRequestsAfter = fromPage;
-  },
+  ...switches,
   // Marks a person busy (slapo-retcode): slapd answers the search that reaches them with result 51.
   throttle: () => running().setBusy(true),
-  down: () => running().relay.setDown(true),
   async reset() {
-    const { relay } = running();
-    relay.release();
-    relay.behaviour.delayMs = 0;
-    await relay.setDown(false);
+    await switches.resetRelay();
     await running().setBusy(false);
   },
-  abortsSeen: () => running().relay.clientAborts(),
   secrets: () => [running().bindPassword, 'wrong-password-5d2c', 'nvalid credentials', 'nvalidCredentials'],
 });

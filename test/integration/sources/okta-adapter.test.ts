@@ -1,7 +1,8 @@
 /**
  * The shared adapter contract for the `okta` adapter against the Okta replay, with service-app tokens
  * from a real `oidc-provider` (private_key_jwt). Okta's search here is a prefix match (`sw`) on first
- * name, last name, email and login, so that is the filter oracle.
+ * name, last name, email and login, so that is the filter oracle. The replay leaves DEPROVISIONED users out
+ * of a plain list, as Okta does, so "reads every person" holds only for an adapter that asks with a filter.
  */
 import { exportPKCS8, generateKeyPair } from 'jose';
 import { createOktaSource, oktaOptionsFromSpec } from '../../../lambda/sources/okta/index.js';

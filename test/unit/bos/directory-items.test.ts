@@ -11,6 +11,7 @@ import {
   createItemsDirectory,
   createMemoryDirectoryItems,
   DEMO_DIRECTORY_DOCUMENT,
+  DEMO_COMPLETE_CONTEXT_HANDLE,
   DEMO_PEOPLE_CONTEXT_HANDLE,
   DEMO_SALES_CONTEXT_HANDLE,
   documentToItems,
@@ -61,7 +62,7 @@ describe('items-backed directory', () => {
     const expected = await answers(createDemoDirectory());
     assert.deepEqual(await answers(directory), expected);
     // Sanity: the comparison is not vacuous.
-    assert.equal(((expected as Record<string, unknown[]>)['dev-user list'] ?? []).length, 2);
+    assert.equal(((expected as Record<string, unknown[]>)['dev-user list'] ?? []).length, 3);
   });
 
   it('re-reads the grant on every call, so a revoked grant disappears at once despite the context cache', async () => {
@@ -75,7 +76,7 @@ describe('items-backed directory', () => {
     assert.equal(await directory.find(user, DEMO_SALES_CONTEXT_HANDLE), undefined);
     assert.deepEqual(
       (await directory.contextsFor(user)).map((g) => g.context.context_handle),
-      [DEMO_PEOPLE_CONTEXT_HANDLE],
+      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_COMPLETE_CONTEXT_HANDLE],
     );
   });
 
@@ -99,7 +100,7 @@ describe('items-backed directory', () => {
     );
     const directory = createItemsDirectory({ reader: createMemoryDirectoryItems(items), clock: () => now });
     assert.equal(await directory.find(principal('dev-user'), DEMO_PEOPLE_CONTEXT_HANDLE), undefined);
-    assert.equal((await directory.contextsFor(principal('dev-user'))).length, 1);
+    assert.equal((await directory.contextsFor(principal('dev-user'))).length, 2);
   });
 
   it('fails closed on a malformed context item and on a store outage', async () => {

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   createDemoDirectory,
   createInMemoryDirectory,
+  DEMO_COMPLETE_CONTEXT_HANDLE,
   DEMO_PEOPLE_CONTEXT_HANDLE,
   DEMO_SALES_CONTEXT_HANDLE,
 } from '../../../lambda/bos/directory/index.js';
@@ -12,8 +13,9 @@ const outsider = { subject: 'outsider', scopes: ['bos.read'] };
 
 describe('demo directory', () => {
   it('grants dev-user the default People Directory context over the five demo sources', async () => {
-    const [people, sales, ...rest] = await createDemoDirectory().contextsFor(devUser);
+    const [people, sales, complete, ...rest] = await createDemoDirectory().contextsFor(devUser);
     assert.equal(rest.length, 0);
+    assert.equal(complete?.context.context_handle, DEMO_COMPLETE_CONTEXT_HANDLE);
     assert.deepEqual(people?.context, {
       context_handle: DEMO_PEOPLE_CONTEXT_HANDLE,
       organization_name: 'Acme Corp',

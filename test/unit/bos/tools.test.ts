@@ -1,7 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE } from '../../../lambda/bos/index.js';
+import {
+  DEMO_COMPLETE_CONTEXT_HANDLE,
+  DEMO_PEOPLE_CONTEXT_HANDLE,
+  DEMO_SALES_CONTEXT_HANDLE,
+} from '../../../lambda/bos/index.js';
 import type { Harness, Session } from './platform-harness.js';
 import { createHarness } from './platform-harness.js';
 import type { Message } from './sse-frames.js';
@@ -75,12 +79,12 @@ describe('discovery of the extension (contract §1)', () => {
 });
 
 describe('bos_list_contexts and bos_list_tools', () => {
-  it('lists both dev-user contexts as public objects', async () => {
+  it('lists the three dev-user contexts as public objects', async () => {
     const message = await json(await session.call('bos_list_contexts', {}));
     const contexts = message.result?.structuredContent.contexts as { context_handle: string }[];
     assert.deepEqual(
       contexts.map((c) => c.context_handle),
-      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE],
+      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE, DEMO_COMPLETE_CONTEXT_HANDLE],
     );
     assert.deepEqual(contexts[1], SALES_CONTEXT);
   });

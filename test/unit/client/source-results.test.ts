@@ -264,7 +264,7 @@ describe('delivery selection by status and Content-Type', () => {
 
   it('raises an HTTP status error with the JSON-RPC error for a 401, before parsing any stream', async () => {
     const response = new Response(
-      JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32001, message: 'Unauthorized' } }),
+      JSON.stringify({ jsonrpc: '2.0', id: null, error: { code: -32011, message: 'Unauthorized' } }),
       {
         status: 401,
         headers: { 'content-type': 'application/json', 'www-authenticate': 'Bearer resource_metadata="x"' },
@@ -276,7 +276,7 @@ describe('delivery selection by status and Content-Type', () => {
     );
     assert.ok(error instanceof McpHttpStatusError);
     assert.equal(error.status, 401);
-    assert.equal(error.rpcError?.code, -32001);
+    assert.equal(error.rpcError?.code, -32011);
     assert.equal(error.wwwAuthenticate, 'Bearer resource_metadata="x"');
   });
 

@@ -127,4 +127,15 @@ describe('matchRoute', () => {
     assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/MCP/apps/bos/platform').kind, 'none');
     assert.equal(matchRoute(PLATFORM_ROUTES, 'OPTIONS', '/mcp/apps/bos/platform').kind, 'preflight');
   });
+
+  it('sends the console page and each of its files to the function, and nothing else under it', () => {
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/app.js').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/icon.svg').kind, 'function');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/other.js').kind, 'none');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'GET', '/console/a/app.js').kind, 'none');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'POST', '/console/app.js').kind, 'none');
+    assert.equal(matchRoute(PLATFORM_ROUTES, 'OPTIONS', '/console').kind, 'none');
+  });
 });

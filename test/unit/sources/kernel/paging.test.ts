@@ -168,6 +168,22 @@ describe('the provider page loop', { timeout: 20_000 }, () => {
     assert.equal(error.reason, 'cross_origin_next');
   });
 
+  it('fails with paging_loop when a next link names the page just read, by Link header or in the body', async () => {
+    const server = await serve((req, res) => {
+      const self = `${server.origin}${req.url ?? '/'}`;
+      res.setHeader('link', `<${self}>; rel="next"`);
+      sendJson(res, 200, { items: ids(0, 5), next: self });
+    });
+    for (const next of [linkPaging(server.origin), nextUrlPaging('next', server.origin)]) {
+      const error = await collect(read(new URL(`${server.origin}/loop?page=1`), next)).then(
+        () => assert.fail('expected a failure'),
+        (e: unknown) => e,
+      );
+      assert.ok(error instanceof ProviderError);
+      assert.equal(error.reason, 'paging_loop');
+    }
+  });
+
   it('skips malformed items and reports how many, without their content', async () => {
     const server = await serve((_req, res) =>
       sendJson(res, 200, { items: [{ id: 'a' }, { name: 'no id' }, 7, { id: 'b' }] }),
@@ -195,6 +211,8 @@ describe('rate-limit waits', () => {
       6000,
     );
     assert.equal(rateLimitWaitMs({}, now), undefined);
+    // Microsoft Graph's throttling guidance shows a fractional Retry-After ("Sample response").
+    assert.equal(rateLimitWaitMs({ 'retry-after': '2.128' }, now), 2128);
     assert.equal(rateLimitWaitMs({ 'retry-after': 'soon' }, now), undefined);
   });
 });

@@ -29,7 +29,8 @@ afterEach(() => vendors.reset());
 const adapter = (spec: SourceSpec = vendors.oktaSpec()) =>
   createOktaSource(spec, oktaOptionsFromSpec(spec, true), SETTINGS);
 const oktaRequests = () => vendors.okta.seen.filter((r) => r.url.startsWith('/api/v1/users'));
-const lastSearch = () => new URL(oktaRequests().at(-1)!.url, 'http://x').searchParams.get('search');
+const lastParam = (name: string) => new URL(oktaRequests().at(-1)!.url, 'http://x').searchParams.get(name);
+const lastSearch = () => lastParam('search');
 
 describe('okta source', { timeout: 60_000 }, () => {
   it('reads every user across Link rel="next" pages, with lastUpdated as observed_at', async () => {
@@ -77,10 +78,11 @@ describe('okta source', { timeout: 60_000 }, () => {
     assert.ok(lastSearch()!.includes('sw "x\\" or profile.login pr or profile.login eq \\"\\\\"'));
   });
 
-  it('asks for users updated since a time with lastUpdated ge', async () => {
+  it('asks for users updated since a time with the filter lastUpdated ge', async () => {
     const since = '2026-10-20T00:00:00.000Z';
     const run = await runSource(adapter(), { operation: 'list_people', updated_since: since });
-    assert.equal(lastSearch(), `lastUpdated ge "${since}"`);
+    assert.equal(lastParam('filter'), `lastUpdated ge "${since}"`);
+    assert.equal(lastSearch(), null);
     assert.equal(run.delivered, vendors.okta.users.filter((u) => u.lastUpdated >= since).length);
   });
 
