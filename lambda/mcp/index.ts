@@ -46,3 +46,5 @@ export { commentFrame, eventFrame } from './sse/index.js';
 export { jsonPieces, TextPieces } from './json/json-pieces.js';
 export { randomId } from './ids.js';
 export * from './tasks/index.js';
+export { clientKeyRules, isClientKey } from './client-keys.js';
+export type { ClientKeyKind, ClientKeyRule } from './client-keys.js';

@@ -44,6 +44,12 @@ export interface RestFrontOptions {
   idleTimeoutMs?: number;
   /** Longest response, prelude wait included (API Gateway STREAM: 15 min). @default 900000 */
   maxDurationMs?: number;
+  /**
+   * Longest time to receive a whole request, headers and body; past it the client gets 408 and the
+   * connection is closed, and the function is never invoked (docs/local-stack.md "Request time").
+   * @default `idleTimeoutMs` (API Gateway Regional: 5 min)
+   */
+  requestTimeoutMs?: number;
   /** Largest request body (API Gateway: 10 MB). @default 10485760 */
   maxRequestBytes?: number;
   /** Largest proxy event as JSON (Lambda's invocation payload: 6 MB). @default 6291456 */
@@ -82,6 +88,7 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     routes: options.routes ?? PLATFORM_ROUTES,
     idleTimeoutMs: options.idleTimeoutMs ?? 300_000,
     maxDurationMs: options.maxDurationMs ?? 900_000,
+    requestTimeoutMs: options.requestTimeoutMs ?? options.idleTimeoutMs ?? 300_000,
     maxRequestBytes: options.maxRequestBytes ?? MAX_REQUEST_BYTES,
     maxEventBytes: options.maxEventBytes ?? MAX_EVENT_BYTES,
     maxResponseBytes: options.maxResponseBytes ?? MAX_STREAMED_RESPONSE_BYTES,
@@ -91,16 +98,31 @@ export async function startRestFront(options: RestFrontOptions): Promise<RestFro
     onCompletion: options.onCompletion ?? (() => undefined),
     allowedOrigins: options.allowedOrigins ?? [],
   };
-  const server = createServer({ noDelay: true }, (req, res) => {
-    void handle(settings, req, res).catch((error: unknown) => {
-      log('error', 'rest front failed a request', { error: describeError(error) });
-      if (!res.headersSent)
-        sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
-      else res.destroy();
-    });
-  });
-  // Streams may last 15 minutes; the front's own limits above apply instead of Node's defaults.
-  server.requestTimeout = 0;
+  const { requestTimeoutMs } = settings;
+  const server = createServer(
+    {
+      noDelay: true,
+      // Receiving the request is bounded; once it is in, the response may stream for 15 minutes (the
+      // front's own limits apply to it). Node checks the bound on this interval, so it follows the bound.
+      requestTimeout: requestTimeoutMs,
+      headersTimeout: Math.min(60_000, requestTimeoutMs),
+      connectionsCheckingInterval: Math.max(100, Math.min(30_000, Math.floor(requestTimeoutMs / 4))),
+    },
+    (req, res) => {
+      void handle(settings, req, res).catch((error: unknown) => {
+        // A request whose body never completed (Node answered 408 at `requestTimeout`, or the client left):
+        // nobody is waiting for an answer, and nothing failed on our side.
+        if (req.readableAborted) {
+          res.destroy();
+          return;
+        }
+        log('error', 'rest front failed a request', { error: describeError(error) });
+        if (!res.headersSent)
+          sendGatewayError(res, 502, 'Internal server error', 'InternalServerErrorException');
+        else res.destroy();
+      });
+    },
+  );
   server.listen(options.port ?? 0, options.host ?? '127.0.0.1');
   await once(server, 'listening');
   const address = server.address() as AddressInfo;

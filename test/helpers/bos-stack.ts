@@ -41,10 +41,14 @@ export interface BosStack {
 export interface BosStackOptions {
   /** Bundle folder name under `.local/test-bundles/`. */
   name: string;
+  /** Start the local record providers (SCIM server, slapd) and add their sources, as `npm start` does. */
+  providers?: boolean;
   /** Extra function environment (e.g. the local-only fixture knobs, docs/bos.md). */
   env?: Readonly<Record<string, string>>;
   timeoutSeconds?: number;
   poolSize?: number;
+  /** The function's concurrency. @default the stack's */
+  concurrency?: number;
   /** Front behaviours (client-loss mode, limits); the stack's defaults are AWS's. */
   front?: Pick<StackOptions, 'onClientLoss' | 'shaping' | 'maxResponseBytes' | 'maxEventBytes'>;
 }
@@ -61,6 +65,8 @@ export async function startBosStack(options: BosStackOptions): Promise<BosStack>
     poolSize: options.poolSize ?? 2,
     timeoutSeconds: options.timeoutSeconds ?? 60,
     env: { ...options.env },
+    ...(options.providers === true ? { providers: true } : {}),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
     onFunctionLog: ({ line }) => {
       lines.push(line);
       if (!line.startsWith('{')) return;

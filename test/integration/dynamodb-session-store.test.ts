@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetItemCommand, UpdateItemCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbSessionStore } from '../../lambda/aws/index.js';
+import { createDynamoDbClient, DynamoDbSessionStore, StoreRequestError } from '../../lambda/aws/index.js';
 import { createDemoServer } from '../helpers/demo-server.js';
-import { silentLogger } from '../../lambda/mcp/index.js';
+import { SessionStoreUnavailableError, silentLogger } from '../../lambda/mcp/index.js';
 import type { McpServer, SessionRecord } from '../../lambda/mcp/index.js';
 import { sessionsTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
@@ -113,6 +113,17 @@ describe('DynamoDbSessionStore on DynamoDB Local', { timeout: 300_000 }, () => {
     assert.deepEqual(raw.Item?.['data']?.M, {
       protocolVersion: { S: '2025-11-25' },
       initialized: { S: 'true' },
+    });
+  });
+
+  it('a key DynamoDB refuses is a client fault, not an outage, and its message carries no DynamoDB text', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // A partition key over 2,048 bytes: DynamoDB answers ValidationException (a client fault).
+    await assert.rejects(store.get('s'.repeat(2049)), (error) => {
+      assert.ok(!(error instanceof SessionStoreUnavailableError), String(error));
+      assert.ok(error instanceof StoreRequestError, String(error));
+      assert.equal(error.message, 'session store refused the request (ValidationException)');
+      return true;
     });
   });
 

@@ -11,8 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { GetItemCommand, QueryCommand } from '@aws-sdk/client-dynamodb';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbTaskStore } from '../../lambda/aws/index.js';
-import { TaskExistsError, TaskStoreUnavailableError } from '../../lambda/mcp/index.js';
+import { createDynamoDbClient, DynamoDbTaskStore, StoreRequestError } from '../../lambda/aws/index.js';
+import { ROUND_SETTLE_MS, TaskExistsError, TaskStoreUnavailableError } from '../../lambda/mcp/index.js';
 import type { TaskRecord } from '../../lambda/mcp/index.js';
 import { tasksTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
@@ -95,13 +95,26 @@ describe('DynamoDbTaskStore on DynamoDB Local', { timeout: 180_000 }, () => {
     await assert.rejects(store.create(record), TaskExistsError);
   });
 
+  it('a key DynamoDB refuses is a client fault, not an outage, and its message carries no DynamoDB text', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    // A sort key over 1,024 bytes: DynamoDB answers ValidationException (a client fault).
+    await assert.rejects(store.get('p#owner-a', 'a'.repeat(1025)), (error) => {
+      assert.ok(!(error instanceof TaskStoreUnavailableError), String(error));
+      assert.ok(error instanceof StoreRequestError, String(error));
+      assert.equal(error.message, 'task store refused the request (ValidationException)');
+      return true;
+    });
+  });
+
   it('replaces only at the expected version and counts active tasks per owner', async (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
     const owner = 'p#counted';
     const record = task({ owner });
     await store.create(record);
     await store.create(task({ owner, status: 'completed' }));
-    await store.create(task({ owner, expiresAt: Date.now() - 1000 }));
+    // Expired, its round long over (a round never outlives its task's TTL).
+    const over = Date.now() - ROUND_SETTLE_MS - 1000;
+    await store.create(task({ owner, expiresAt: over, deadline: over }));
     assert.equal(await store.countActive(owner, Date.now()), 1);
     assert.equal(await store.replace({ ...record, status: 'cancelled' }, 0), true);
     assert.equal(await store.replace({ ...record, status: 'completed' }, 0), false);
@@ -109,6 +122,21 @@ describe('DynamoDbTaskStore on DynamoDB Local', { timeout: 180_000 }, () => {
     assert.equal(stored?.status, 'cancelled');
     assert.equal(stored?.version, 1);
     assert.equal(await store.countActive(owner, Date.now()), 0);
+  });
+
+  it('counts a working task whose round may still run, expired or not, and nothing past its settle time', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    const now = Date.now();
+    // Expired, but its round's deadline was just now: the round may still be stopping.
+    await store.create(task({ owner: 'p#stopping', expiresAt: now - 1000, deadline: now - 1000 }));
+    assert.equal(await store.countActive('p#stopping', now), 1);
+    // Working, unexpired, round deadline long past: its worker died; it reads as failed.
+    await store.create(task({ owner: 'p#dead', deadline: now - ROUND_SETTLE_MS - 1000 }));
+    assert.equal(await store.countActive('p#dead', now), 0);
+    // Waiting for input: counted until it expires.
+    await store.create(task({ owner: 'p#input', status: 'input_required', expiresAt: now - 1000 }));
+    await store.create(task({ owner: 'p#input', status: 'input_required' }));
+    assert.equal(await store.countActive('p#input', now), 1);
   });
 
   it('round-trips a 5 MB result byte-identical through chunk items, and replaces it', async (t) => {

@@ -7,6 +7,7 @@ import { DeleteItemCommand, GetItemCommand, PutItemCommand } from '@aws-sdk/clie
 import type { AttributeValue, DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { SessionStoreUnavailableError } from '../../mcp/index.js';
 import type { SessionRecord, SessionStore } from '../../mcp/index.js';
+import { isStoreRefusal, StoreRequestError } from './store-outage.js';
 
 /** Options for {@link DynamoDbSessionStore}. */
 export interface DynamoDbSessionStoreOptions {
@@ -17,24 +18,6 @@ export interface DynamoDbSessionStoreOptions {
   operationTimeoutMs?: number;
   /** @default Date.now */
   clock?: () => number;
-}
-
-// Errors that mean "DynamoDB cannot answer now" rather than "we sent something wrong". A missing table is
-// included: it is an outage of the store as far as a request is concerned.
-const UNAVAILABLE_CLIENT_FAULTS = new Set([
-  'ThrottlingException',
-  'ProvisionedThroughputExceededException',
-  'RequestLimitExceeded',
-  'ResourceNotFoundException',
-  'AbortError',
-  'TimeoutError',
-]);
-
-function isUnavailable(error: unknown): boolean {
-  if (!(error instanceof Error)) return true;
-  const fault = (error as { $fault?: unknown }).$fault;
-  // Network errors (ECONNREFUSED, socket timeouts) carry no `$fault`; server faults are 5xx.
-  return fault !== 'client' || UNAVAILABLE_CLIENT_FAULTS.has(error.name);
 }
 
 function parseItem(item: Record<string, AttributeValue>): SessionRecord | undefined {
@@ -106,13 +89,17 @@ export class DynamoDbSessionStore implements SessionStore {
     await this.#guard((abortSignal) => this.#client.send(command, { abortSignal }));
   }
 
-  /** Runs one call under the hard timeout and maps "cannot answer" failures to the port's error. */
+  /**
+   * Runs one call under the hard timeout. A refusal by DynamoDB (a client fault other than throttling or a
+   * missing table) is `StoreRequestError`; anything else, network errors and timeouts included, is the
+   * port's outage error.
+   */
   async #guard<T>(call: (abortSignal: AbortSignal) => Promise<T>): Promise<T> {
     try {
       return await call(AbortSignal.timeout(this.#timeoutMs));
     } catch (error) {
-      if (isUnavailable(error)) throw new SessionStoreUnavailableError(undefined, { cause: error });
-      throw error;
+      if (isStoreRefusal(error)) throw new StoreRequestError('session', error);
+      throw new SessionStoreUnavailableError(undefined, { cause: error });
     }
   }
 }

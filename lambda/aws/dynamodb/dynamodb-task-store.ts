@@ -3,7 +3,7 @@
  *
  * Task item: `sessionId` = the owner key (the principal binding, so another principal's `GetItem` simply
  * misses), `taskId`, `status` (S), `version` (N, compare-and-swap counter), `expiresAt` (N, epoch seconds:
- * the TTL attribute) and the record as JSON. A record up to {@link INLINE_BYTES} is inline in `body` (S);
+ * the TTL attribute), `deadline` (N, epoch ms: the round's, for `countActive`) and the record as JSON. A record up to {@link INLINE_BYTES} is inline in `body` (S);
  * a larger one (a multi-MB result) is split into binary chunk items under partition
  * `chunk#<taskId>#<bodyId>`, sort keys `00000`…, and the task item keeps `bodyId`, `bodyChunks`,
  * `bodyBytes` and `bodySha256`, checked on read so a torn or mixed read fails loudly instead of returning
@@ -21,8 +21,9 @@ import type {
   GetItemCommandOutput,
   QueryCommandOutput,
 } from '@aws-sdk/client-dynamodb';
-import { TaskExistsError, TaskStoreUnavailableError } from '../../mcp/index.js';
+import { ROUND_SETTLE_MS, TaskExistsError, TaskStoreUnavailableError } from '../../mcp/index.js';
 import type { TaskPage, TaskRecord, TaskStore } from '../../mcp/index.js';
+import { storeFailure } from './store-outage.js';
 
 /** Largest record kept inline: well under DynamoDB's 400 KB item limit, leaving room for the other attributes. */
 export const INLINE_BYTES = 300 * 1024;
@@ -107,13 +108,18 @@ export class DynamoDbTaskStore implements TaskStore {
         new QueryCommand({
           TableName: this.#table,
           KeyConditionExpression: 'sessionId = :owner',
-          FilterExpression: '#status IN (:working, :input) AND expiresAt > :now',
-          ExpressionAttributeNames: { '#status': 'status' },
+          // A working task holds its slot while its round may run (expired or not); one waiting for input,
+          // until it expires. Items written before `deadline` was an attribute count until they expire.
+          FilterExpression:
+            '(#status = :input AND expiresAt > :now) OR (#status = :working AND ' +
+            '(#deadline > :settled OR (attribute_not_exists(#deadline) AND expiresAt > :now)))',
+          ExpressionAttributeNames: { '#status': 'status', '#deadline': 'deadline' },
           ExpressionAttributeValues: {
             ':owner': { S: owner },
             ':working': { S: 'working' },
             ':input': { S: 'input_required' },
             ':now': { N: String(Math.floor(now / 1000)) },
+            ':settled': { N: String(now - ROUND_SETTLE_MS) },
           },
           Select: 'COUNT',
           ConsistentRead: true,
@@ -135,6 +141,7 @@ export class DynamoDbTaskStore implements TaskStore {
       status: { S: record.status },
       version: { N: String(version) },
       expiresAt: { N: String(Math.ceil(record.expiresAt / 1000)) },
+      deadline: { N: String(Math.trunc(record.deadline)) },
     };
     if (body.length <= INLINE_BYTES) {
       item.body = { S: body.toString('utf8') };
@@ -275,6 +282,11 @@ function chunkKey(index: number): string {
   return String(index).padStart(5, '0');
 }
 
-function unavailable(error: unknown): TaskStoreUnavailableError {
-  return new TaskStoreUnavailableError('task store unavailable', { cause: error });
+/** An outage as `TaskStoreUnavailableError`, a refusal (a client fault) as `StoreRequestError`. */
+function unavailable(error: unknown): Error {
+  return storeFailure(
+    'task',
+    error,
+    (cause) => new TaskStoreUnavailableError('task store unavailable', { cause }),
+  );
 }

@@ -10,7 +10,7 @@ export { fromAttributeMap, toAttributeMap } from './dynamodb-plain-value.js';
 export { DynamoDbSessionStore } from './dynamodb-session-store.js';
 export type { DynamoDbSessionStoreOptions } from './dynamodb-session-store.js';
 export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
-export { isStoreOutage, reportingOutages } from './store-outage.js';
+export { isStoreOutage, reportingOutages, StoreRequestError } from './store-outage.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';

@@ -32,8 +32,44 @@ export function isStoreOutage(error: unknown): boolean {
 }
 
 /**
+ * DynamoDB refused a request as malformed (a client fault such as `ValidationException`: a key over its
+ * size limit, an item too large). It is a bug or an unchecked input, never an outage, so it is not a
+ * `StoreUnavailableError`: the request gets the generic internal error, not 503. The message names the
+ * store and the exception's name only: DynamoDB's own text (which quotes what it refused) stays in `cause`
+ * and never reaches a log line or a client.
+ */
+export class StoreRequestError extends Error {
+  override readonly name = 'StoreRequestError';
+  readonly code = 'store_request_refused';
+  /** Which store: `session`, `task`, `stream`, … */
+  readonly store: string;
+
+  constructor(store: string, cause: unknown) {
+    const kind = cause instanceof Error ? cause.name : typeof cause;
+    super(`${store} store refused the request (${kind})`, { cause });
+    this.store = store;
+  }
+}
+
+/** Whether `error` is a refusal by the AWS service itself (an SDK service exception that is no outage). */
+export function isStoreRefusal(error: unknown): boolean {
+  if (!(error instanceof Error) || isStoreOutage(error)) return false;
+  const { $fault, $metadata } = error as { $fault?: unknown; $metadata?: unknown };
+  return $fault === 'client' || (typeof $metadata === 'object' && $metadata !== null);
+}
+
+/**
+ * What a failed backend call becomes in a store that treats every failure as an outage unless the service
+ * refused the request: a refusal → `StoreRequestError`, anything else → `outage(cause)`.
+ */
+export function storeFailure(store: string, error: unknown, outage: (cause: unknown) => Error): Error {
+  return isStoreRefusal(error) ? new StoreRequestError(store, error) : outage(error);
+}
+
+/**
  * Wraps a store so every method that rejects with an outage rejects with `StoreUnavailableError(store)`
- * (the backend's error kept as `cause`, never shown to a client). Other failures pass through unchanged.
+ * and one that DynamoDB refused rejects with `StoreRequestError` (the backend's error kept as `cause`,
+ * never shown to a client or logged). The store's own errors pass through unchanged.
  */
 export function reportingOutages<T extends object>(store: string, target: T): T {
   return new Proxy(target, {
@@ -44,8 +80,10 @@ export function reportingOutages<T extends object>(store: string, target: T): T 
         const result: unknown = (value as (...a: unknown[]) => unknown).apply(object, args);
         if (!(result instanceof Promise)) return result;
         return result.catch((error: unknown) => {
-          if (error instanceof StoreUnavailableError || !isStoreOutage(error)) throw error;
-          throw new StoreUnavailableError(store, `${store} store unavailable`, { cause: error });
+          if (error instanceof StoreUnavailableError) throw error;
+          if (isStoreOutage(error))
+            throw new StoreUnavailableError(store, `${store} store unavailable`, { cause: error });
+          throw isStoreRefusal(error) ? new StoreRequestError(store, error) : error;
         });
       };
     },

@@ -5,6 +5,7 @@
  * an API Gateway proxy event (no `httpMethod`, no `requestContext`) and from API Gateway's completion
  * invocation (`invokeCompletionStatus`), so the entry can tell the three apart before parsing.
  */
+import { isClientKey } from '../../mcp/index.js';
 import type { TaskRef } from '../../mcp/index.js';
 
 /** `kind` of a worker event; also what the entry matches on. */
@@ -19,9 +20,8 @@ export interface TaskWorkerEvent {
   taskId: string;
 }
 
-// The owner key is `anonymous` or `p#` + 40 hex digits (`ownerOf`); task ids are URL-safe tokens.
+// The owner key is `anonymous` or `p#` + 40 hex digits (`ownerOf`); task ids follow the client-key rule.
 const OWNER = /^(?:anonymous|p#[0-9a-f]{40})$/;
-const TASK_ID = /^[A-Za-z0-9_-]{1,128}$/;
 
 /** The event that asks a worker to run the next round of `ref`. */
 export function taskWorkerEvent(ref: TaskRef): TaskWorkerEvent {
@@ -39,6 +39,6 @@ export function taskWorkerRef(event: unknown): TaskRef | undefined {
   if (Object.keys(fields).length !== 4) return undefined;
   const { owner, taskId } = fields;
   if (typeof owner !== 'string' || !OWNER.test(owner)) return undefined;
-  if (typeof taskId !== 'string' || !TASK_ID.test(taskId)) return undefined;
+  if (!isClientKey('taskId', taskId)) return undefined;
   return { owner, taskId };
 }

@@ -20,8 +20,27 @@ export interface OperationDef {
 
 const noExtraProperties = { type: 'object', additionalProperties: false } as const;
 
-/** RFC 3339 date-time (ajv-formats is not a dependency; a pattern keeps the schema self-contained). */
-const DATE_TIME_PATTERN = '^\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}(\\.\\d+)?(Z|[+-]\\d{2}:\\d{2})$';
+/**
+ * An RFC 3339 date-time that names a real instant: months 01–12, the days each month has (29 February only
+ * in leap years), hours 00–23, no leap second, offsets within ±23:59. A pattern, not a format plugin
+ * (ajv-formats is not a dependency), keeps the schema self-contained; `Date.parse` reads every match. An
+ * impossible date must be refused here: sources read an unparsable instant as "no filter" and would
+ * return every record.
+ */
+const DATE_TIME_PATTERN = [
+  '^(?:',
+  // Any year: 31-day months, 30-day months, February up to the 28th.
+  '\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|02-(?:0[1-9]|1\\d|2[0-8]))',
+  // 29 February: years divisible by 4 but not 100, and years divisible by 400.
+  '|(?:\\d{2}(?:0[48]|[2468][048]|[13579][26])|(?:[02468][048]|[13579][26])00)-02-29',
+  ')T(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d{1,9})?(?:Z|[+-](?:[01]\\d|2[0-3]):[0-5]\\d)$',
+].join('');
+
+/**
+ * Search text without control characters (C0, DEL, C1). Sources disagree on them: slapd ends an assertion
+ * at a NUL and then matches every entry. Refusing them is the one rule every adapter can keep.
+ */
+const SEARCH_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
 
 export const searchPeople: OperationDef = {
   name: 'search_people',
@@ -31,7 +50,13 @@ export const searchPeople: OperationDef = {
   inputSchema: {
     ...noExtraProperties,
     properties: {
-      query: { type: 'string', minLength: 1, maxLength: 256, description: 'Text to search for.' },
+      query: {
+        type: 'string',
+        minLength: 1,
+        maxLength: 256,
+        pattern: SEARCH_TEXT_PATTERN,
+        description: 'Text to search for (no control characters).',
+      },
       limit: {
         type: 'integer',
         minimum: 1,

@@ -3,6 +3,7 @@
  * event's stream (an id unknown to this session → 404, so one stream's id never replays another's);
  * GET without it answers one keepalive comment and ends. DELETE ends the session and its stream state.
  */
+import { isClientKey } from '../client-keys.js';
 import { describeError } from '../logger.js';
 import { listenerBody, replayBody } from '../sse/index.js';
 import { checkGetAccept } from '../http/transport-checks.js';
@@ -20,7 +21,9 @@ export async function handleGet(input: SessionfulInput, ranges: readonly MediaTy
   const { sessionId } = resolved.session;
   const lastEventId = headers.get('last-event-id');
   if (lastEventId === null || lastEventId === '') return respond.sse(listenerBody(), sessionId);
-  const streamId = await rt.streams.streamOf(sessionId, lastEventId);
+  const streamId = isClientKey('eventId', lastEventId)
+    ? await rt.streams.streamOf(sessionId, lastEventId)
+    : undefined;
   if (streamId === undefined) return respond.plainError(404, 'stream not found');
   const body = replayBody({
     store: rt.streams,

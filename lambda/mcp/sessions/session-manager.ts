@@ -4,6 +4,7 @@
  * items up to days late), principal binding, updates and deletion. Store errors propagate to the server,
  * which maps `SessionStoreUnavailableError` to HTTP 503.
  */
+import { isClientKey } from '../client-keys.js';
 import type { SessionRecord, SessionStore } from '../types.js';
 
 /** Keys of `SessionRecord.data` written by the runtime (the fixture seeds use `protocolVersion`). */
@@ -56,9 +57,11 @@ export class SessionManager {
   /**
    * Loads a live session bound to `principal` (the caller's subject, or undefined when unauthenticated).
    * Unknown, expired and foreign-principal sessions all return undefined, so callers answer them alike
-   * (404) and a guessed id reveals nothing about other principals' sessions.
+   * (404) and a guessed id reveals nothing about other principals' sessions. An id that cannot be a session
+   * id (client-keys.ts) is unknown without a store read.
    */
   async load(sessionId: string, principal: string | undefined): Promise<SessionRecord | undefined> {
+    if (!isClientKey('sessionId', sessionId)) return undefined;
     const record = await this.#store.get(sessionId);
     if (record === undefined) return undefined;
     const now = this.#clock();

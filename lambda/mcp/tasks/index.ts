@@ -1,7 +1,7 @@
 /** The task runtime's public parts: the store port, the in-memory store, options and wire helpers. */
 export { InMemoryTaskStore } from './memory-task-store.js';
 export { TaskStoreUnavailableError } from '../errors.js';
-export { TaskExistsError, terminalStatuses } from './task-store.js';
+export { ROUND_SETTLE_MS, TaskExistsError, terminalStatuses } from './task-store.js';
 export type { TaskCall, TaskPage, TaskRecord, TaskStatus, TaskStore } from './task-store.js';
 export { resolveTaskOptions } from './options.js';
 export type {

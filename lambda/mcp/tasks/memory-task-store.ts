@@ -1,5 +1,5 @@
 /** An in-process `TaskStore` for tests and single-process servers (records are deep-copied both ways). */
-import { TaskExistsError } from './task-store.js';
+import { ROUND_SETTLE_MS, TaskExistsError } from './task-store.js';
 import type { TaskPage, TaskRecord, TaskStore } from './task-store.js';
 
 /** Tasks in a `Map`, in creation order. */
@@ -38,11 +38,16 @@ export class InMemoryTaskStore implements TaskStore {
   countActive(owner: string, now: number): Promise<number> {
     let count = 0;
     for (const r of this.#records.values()) {
-      if (r.owner === owner && r.expiresAt > now && (r.status === 'working' || r.status === 'input_required'))
+      if (r.owner !== owner) continue;
+      if (r.status === 'input_required' ? r.expiresAt > now : r.status === 'working' && holdsRound(r, now))
         count += 1;
     }
     return Promise.resolve(count);
   }
+}
+
+function holdsRound(record: TaskRecord, now: number): boolean {
+  return record.deadline + ROUND_SETTLE_MS > now;
 }
 
 function keyOf(owner: string, taskId: string): string {

@@ -32,13 +32,25 @@ export interface TaskRuntimeOptions {
   defaultTtlMs?: number;
   /** Largest TTL a client may ask for; more is refused with -32602. @default 3600000 */
   maxTtlMs?: number;
+  /**
+   * Smallest TTL granted; a smaller requested one is raised to it (the answer's `ttl` says so). A task
+   * must stay readable long enough to be polled a few times and for its round to start. @default 5000
+   */
+  minTtlMs?: number;
+  /**
+   * How long a round may wait for a worker to claim it; a round still unclaimed after it reads as `failed`
+   * ("Task could not be started"). Bounds a task whose worker never started (a lost invoke, a store outage
+   * as the round started) to seconds rather than its TTL. @default 30000
+   */
+  claimWindowMs?: number;
   /** Tasks one principal may have `working` or `input_required` at once; more are refused. @default 10 */
   maxActivePerPrincipal?: number;
   /** Suggested polling interval sent to clients. @default 1000 */
   pollIntervalMs?: number;
   /**
-   * Budget of one execution round; a task still `working` this long after its round started reads as
-   * `failed` (its worker died or was cut off). @default 840000 (14 min, under Lambda's 15-min cap)
+   * Budget of one execution round, from its claim; a round also ends when its task's TTL does. A task still
+   * `working` past its round's deadline reads as `failed` (its worker died or was cut off).
+   * @default 840000 (14 min, under Lambda's 15-min cap)
    */
   executionBudgetMs?: number;
   /** How often a running task re-reads its record to notice a cancellation from elsewhere. @default 1000 */
@@ -69,6 +81,8 @@ export function resolveTaskOptions(options: TaskRuntimeOptions): ResolvedTaskOpt
     launcher: options.launcher,
     defaultTtlMs: Math.min(positive(options.defaultTtlMs, 600_000), maxTtlMs),
     maxTtlMs,
+    minTtlMs: Math.min(positive(options.minTtlMs, 5000), maxTtlMs),
+    claimWindowMs: positive(options.claimWindowMs, 30_000),
     maxActivePerPrincipal: positive(options.maxActivePerPrincipal, 10),
     pollIntervalMs: positive(options.pollIntervalMs, 1000),
     executionBudgetMs: positive(options.executionBudgetMs, 840_000),

@@ -63,10 +63,18 @@ async function writeOutcome(rt: Runtime, record: TaskRecord, write: () => Promis
 }
 
 /**
- * Claims the round for this worker with compare-and-swap, bringing the round's deadline forward to the
- * invocation's so that a worker that dies is noticed once its own invocation could no longer be running.
- * The stored binding is checked again: the owner key must be the one the stored principal hashes to, so
- * a reference naming another owner's key runs nothing.
+ * Longest wait for an aborted tool to stop before the round writes its outcome anyway; within
+ * `ROUND_SETTLE_MS`, so the slot is still counted while the round waits.
+ */
+const HANDLER_STOP_MS = 5000;
+
+/** Pause between claim attempts while the store is out. */
+const CLAIM_RETRY_MS = 500;
+
+/**
+ * Claims the round, trying again while the store is out, until the claim window or the invocation ends
+ * (whichever is first): a short outage as the round starts delays it instead of stranding the task. The
+ * window's end is the unclaimed record's deadline, so a round still unclaimed then reads `failed`.
  */
 async function claim(
   rt: Runtime,
@@ -74,18 +82,49 @@ async function claim(
   ref: TaskRef,
   round: TaskRoundContext,
 ): Promise<TaskRecord | undefined> {
+  let until = round.deadline ?? Infinity;
+  for (;;) {
+    try {
+      return await claimOnce(rt, tasks, ref, round, (deadline) => {
+        until = Math.min(until, deadline);
+      });
+    } catch (error) {
+      if (outageOf(error) === undefined || rt.clock() + CLAIM_RETRY_MS >= until) throw error;
+      // Without a record read yet, the window is unknown: the invocation's deadline, or the default.
+      if (until === Infinity) until = rt.clock() + tasks.options.claimWindowMs;
+      await sleep(CLAIM_RETRY_MS);
+    }
+  }
+}
+
+/**
+ * One claim attempt: compare-and-swap of the worker id, with the round's deadline set to the earliest of
+ * the execution budget from now, the task's expiry (nothing runs for a task nobody can read) and the
+ * invocation's own deadline (so a worker that dies is noticed once its invocation could no longer be
+ * running). The stored binding is checked again: the owner key must be the one the stored principal
+ * hashes to, so a reference naming another owner's key runs nothing.
+ */
+async function claimOnce(
+  rt: Runtime,
+  tasks: TaskService,
+  ref: TaskRef,
+  round: TaskRoundContext,
+  window: (deadline: number) => void,
+): Promise<TaskRecord | undefined> {
   const record = await tasks.load(ref);
+  if (record?.status === 'working' && record.worker === undefined) window(record.deadline);
   if (record === undefined || record.status !== 'working' || record.worker !== undefined) return undefined;
   if (ownerOf(record.call.principal) !== ref.owner) {
     rt.logger.warn('task round refused: principal binding mismatch', { task: taskTag(ref.taskId) });
     return undefined;
   }
   const worker = round.workerId ?? randomId();
+  const budgetEnd = rt.clock() + tasks.options.executionBudgetMs;
   return tasks.transition(ref, (current) =>
-    current.status === 'working' && current.worker === undefined
+    current.status === 'working' && current.worker === undefined && current.deadline > rt.clock()
       ? {
           worker,
-          deadline: Math.min(current.deadline, round.deadline ?? Infinity),
+          deadline: Math.min(budgetEnd, current.expiresAt, round.deadline ?? Infinity),
         }
       : undefined,
   );
@@ -104,10 +143,17 @@ async function execute(
   }
   const controller = new AbortController();
   const untrack = tasks.track(ref, controller);
+  // The round stops as soon as it is no longer this worker's running round: cancelled, settled by someone
+  // else, gone, or past the task's TTL (its deadline ends it too; this notices a cancellation sooner).
   const watcher = setInterval(() => {
     void tasks.options.store.get(ref.owner, ref.taskId).then(
       (current) => {
-        if (current === undefined || current.status === 'cancelled') {
+        if (
+          current === undefined ||
+          current.status !== 'working' ||
+          current.worker !== record.worker ||
+          current.expiresAt <= rt.clock()
+        ) {
           controller.abort(new RequestCancelledError('cancelled'));
         }
       },
@@ -125,8 +171,20 @@ async function execute(
     ),
     shapeResult: call.shape === 'stateless' ? checkedResult : sessionfulToolResult,
   };
+  // A tool that was aborted or timed out may still be winding down after `runTool` answered; the round
+  // (and its slot under the principal's cap) lasts until it has stopped, or `HANDLER_STOP_MS` at most.
+  let stopped: Promise<unknown> = Promise.resolve();
+  const tracked = (handler: () => Promise<ToolResult>) => () => {
+    const running = handler();
+    stopped = running.catch(() => undefined);
+    return running;
+  };
   try {
-    if (!entry.streaming) return await runTool(() => entry.handler(call.arguments, ctx), guard);
+    if (!entry.streaming)
+      return await runTool(
+        tracked(() => entry.handler(call.arguments, ctx)),
+        guard,
+      );
     const progress = progressReporter(tasks, ref);
     const streaming: StreamingToolContext = {
       ...ctx,
@@ -138,10 +196,14 @@ async function execute(
       ready: () => Promise.resolve(),
       request: () => Promise.reject(new Error('server-to-client requests are not available inside a task')),
     };
-    return await runTool(() => entry.handler(call.arguments, streaming), guard);
+    return await runTool(
+      tracked(() => entry.handler(call.arguments, streaming)),
+      guard,
+    );
   } finally {
     clearInterval(watcher);
     untrack();
+    await Promise.race([stopped, sleep(HANDLER_STOP_MS, undefined, { ref: false })]);
   }
 }
 

@@ -7,8 +7,9 @@
  */
 import { createHash } from 'node:crypto';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
+import { isClientKey } from '../client-keys.js';
 import { randomId } from '../ids.js';
-import type { Logger, Principal } from '../types.js';
+import type { JsonRpcErrorObject, Logger, Principal } from '../types.js';
 import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
 import { terminalStatuses } from './task-store.js';
 import type { TaskCall, TaskRecord, TaskStatus } from './task-store.js';
@@ -56,23 +57,22 @@ export class TaskService {
 
   /**
    * Creates a `working` task and hands it to the launcher. Refuses (-32602) a TTL above the cap and a
-   * principal already at its concurrent-task cap. Resolves with the record as read back.
+   * principal already at its concurrent-task cap; raises a TTL under `minTtlMs` to it. Resolves with the
+   * record as read back.
    */
   async create(call: TaskCall, requestedTtlMs?: number): Promise<TaskRecord> {
-    const { store, maxTtlMs, defaultTtlMs, maxActivePerPrincipal } = this.options;
+    const { store, maxTtlMs, minTtlMs, defaultTtlMs, claimWindowMs, maxActivePerPrincipal } = this.options;
     if (requestedTtlMs !== undefined && requestedTtlMs > maxTtlMs) {
       throw new InvalidParamsError(`Invalid params: task ttl exceeds the maximum of ${maxTtlMs} ms`);
     }
     const ttlMs =
-      requestedTtlMs !== undefined && requestedTtlMs > 0 ? Math.floor(requestedTtlMs) : defaultTtlMs;
+      requestedTtlMs !== undefined && requestedTtlMs > 0
+        ? Math.max(minTtlMs, Math.floor(requestedTtlMs))
+        : defaultTtlMs;
     const owner = ownerOf(call.principal);
     const now = this.#clock();
-    if ((await store.countActive(owner, now)) >= maxActivePerPrincipal) {
-      throw new McpError(
-        JsonRpcCode.InvalidParams,
-        `Too many active tasks: at most ${maxActivePerPrincipal} per principal; wait for one to finish or cancel one`,
-      );
-    }
+    if ((await store.countActive(owner, now)) >= maxActivePerPrincipal)
+      throw tooManyTasks(maxActivePerPrincipal);
     const record: TaskRecord = {
       owner,
       taskId: (this.options.newTaskId ?? randomId)(),
@@ -81,7 +81,8 @@ export class TaskService {
       lastUpdatedAt: now,
       ttlMs,
       expiresAt: now + ttlMs,
-      deadline: now + this.options.executionBudgetMs,
+      // Until a worker claims the round, its deadline is the claim window's end.
+      deadline: now + Math.min(claimWindowMs, ttlMs),
       pollIntervalMs: this.options.pollIntervalMs,
       version: 0,
       call,
@@ -90,6 +91,15 @@ export class TaskService {
     // SEP-2663: no CreateTaskResult before the task is durably created and readable.
     const stored = await store.get(owner, record.taskId);
     if (stored === undefined) throw new Error('task not readable after create');
+    // Counting before the write admits concurrent creates together; counting again after it (this task
+    // included) refuses whichever of them would take the principal past its cap. No round has started.
+    if ((await store.countActive(owner, this.#clock())) > maxActivePerPrincipal) {
+      await this.#failUnstarted({ owner, taskId: record.taskId }, 'Refused: too many active tasks', {
+        code: JsonRpcCode.InvalidParams,
+        message: 'Too many active tasks',
+      });
+      throw tooManyTasks(maxActivePerPrincipal);
+    }
     this.#audit('task created', stored);
     return (await this.#launch({ owner, taskId: record.taskId })) ?? stored;
   }
@@ -107,41 +117,51 @@ export class TaskService {
         task: taskTag(ref.taskId),
         error: error instanceof Error ? error.name : 'unknown',
       });
-      return this.transition(ref, (current) =>
-        current.status === 'working' && current.worker === undefined
-          ? {
-              status: 'failed',
-              statusMessage: 'The task could not be started',
-              error: { code: JsonRpcCode.InternalError, message: 'Task could not be started' },
-            }
-          : undefined,
-      );
+      return this.#failUnstarted(ref, 'The task could not be started', {
+        code: JsonRpcCode.InternalError,
+        message: 'Task could not be started',
+      });
     }
   }
 
-  /** The caller's task, or -32602. A `working` task past its deadline is failed on the way. */
+  /** Settles a `working` task that no worker has claimed as `failed`; the record as written, if it was. */
+  #failUnstarted(
+    ref: TaskRef,
+    statusMessage: string,
+    error: JsonRpcErrorObject,
+  ): Promise<TaskRecord | undefined> {
+    return this.transition(ref, (current) =>
+      current.status === 'working' && current.worker === undefined
+        ? { status: 'failed', statusMessage, error }
+        : undefined,
+    );
+  }
+
+  /**
+   * The caller's task, or -32602. A `working` task past its deadline is failed on the way: unclaimed, it
+   * "could not be started"; claimed, it "did not finish in time".
+   */
   async read(scope: TaskScope, taskId: string): Promise<TaskRecord> {
     const record = await this.load({ owner: scope.owner, taskId });
     if (record === undefined || record.call.sessionId !== scope.sessionId) throw unknownTask();
     return record;
   }
 
-  /** Loads by reference (the worker's view): undefined when absent or expired; deadline applied. */
+  /**
+   * Loads by reference (the worker's view): undefined when absent or expired; deadline applied. An id that
+   * cannot be a task id (client-keys.ts) is absent without a store read.
+   */
   async load(ref: TaskRef): Promise<TaskRecord | undefined> {
+    if (!isClientKey('taskId', ref.taskId)) return undefined;
     const now = this.#clock();
     const record = await this.options.store.get(ref.owner, ref.taskId);
     if (record === undefined || record.expiresAt <= now) return undefined;
     if (record.status === 'working' && record.deadline <= now) {
-      // The round outlived its budget: its worker died or was cut off. Lazily settle it as failed.
+      // No worker claimed the round in time, or the round outlived its budget (its worker died or was cut
+      // off). Lazily settle it as failed.
       return (
         (await this.transition(ref, (current) =>
-          current.status === 'working' && current.deadline <= now
-            ? {
-                status: 'failed',
-                statusMessage: 'The task did not finish within its execution budget',
-                error: { code: JsonRpcCode.InternalError, message: 'Task execution did not finish in time' },
-              }
-            : undefined,
+          current.status === 'working' && current.deadline <= now ? overdue(current) : undefined,
         )) ?? record
       );
     }
@@ -190,9 +210,9 @@ export class TaskService {
         status: 'working',
         statusMessage: 'Resuming with the requested input',
         inputRequests: undefined,
-        // The next round is a new claim, by whichever worker the launcher reaches.
+        // The next round is a new claim, by whichever worker the launcher reaches, within the claim window.
         worker: undefined,
-        deadline: this.#clock() + this.options.executionBudgetMs,
+        deadline: Math.min(this.#clock() + this.options.claimWindowMs, current.expiresAt),
       };
     });
     if (after?.status === 'working') await this.#launch(ref);
@@ -251,6 +271,29 @@ export class TaskService {
     if (record.status === 'completed') fields.isError = record.result?.isError === true;
     this.#logger.info(message, fields);
   }
+}
+
+function tooManyTasks(cap: number): McpError {
+  return new McpError(
+    JsonRpcCode.InvalidParams,
+    `Too many active tasks: at most ${cap} per principal; wait for one to finish or cancel one`,
+  );
+}
+
+/** The failure a `working` task past its deadline is settled with. */
+function overdue(record: TaskRecord): Partial<TaskRecord> {
+  if (record.worker === undefined) {
+    return {
+      status: 'failed',
+      statusMessage: 'No worker started the task in time',
+      error: { code: JsonRpcCode.InternalError, message: 'Task could not be started' },
+    };
+  }
+  return {
+    status: 'failed',
+    statusMessage: 'The task did not finish within its execution budget',
+    error: { code: JsonRpcCode.InternalError, message: 'Task execution did not finish in time' },
+  };
 }
 
 function localKey(ref: TaskRef): string {

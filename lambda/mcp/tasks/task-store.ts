@@ -9,6 +9,13 @@ import type { JsonObject, JsonRpcErrorObject, Principal, ProtocolShape } from '.
 /** Task statuses, spelled as both protocol revisions spell them. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
+/**
+ * How long a `working` task keeps its slot in the per-principal cap after its round's deadline: the time
+ * an aborted round takes to stop and write its outcome (one store call with its retries). A worker that
+ * died frees the slot after it.
+ */
+export const ROUND_SETTLE_MS = 10_000;
+
 /** Statuses a task never leaves. */
 export const terminalStatuses: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
@@ -44,7 +51,10 @@ export interface TaskRecord {
   ttlMs: number;
   /** `createdAt + ttlMs`: past it the task reads as unknown (the DynamoDB TTL attribute, in seconds). */
   expiresAt: number;
-  /** A running round must end by then; a task still `working` after it reads as `failed`. */
+  /**
+   * A round must end by then; a task still `working` after it reads as `failed`. Never after `expiresAt`:
+   * nothing runs for a task nobody can read. Before the claim it is the claim window's end.
+   */
   deadline: number;
   /**
    * The worker that claimed the current round (an invocation id). A second delivery of the same round (an
@@ -88,7 +98,10 @@ export interface TaskStore {
   replace(record: TaskRecord, expectedVersion: number): Promise<boolean>;
   /** The owner's tasks, oldest first, `limit` at most per page. */
   list(owner: string, limit: number, cursor?: string): Promise<TaskPage>;
-  /** How many of the owner's tasks are `working` or `input_required` and not expired at `now`. */
+  /**
+   * How many of the owner's tasks hold a slot at `now`: `input_required` and not expired, or `working` with
+   * `deadline + ROUND_SETTLE_MS > now` (a round that may still be running, expired or not).
+   */
   countActive(owner: string, now: number): Promise<number>;
 }
 

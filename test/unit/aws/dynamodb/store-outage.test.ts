@@ -12,6 +12,7 @@ import {
   DynamoDbStreamStore,
   isStoreOutage,
   reportingOutages,
+  StoreRequestError,
 } from '../../../../lambda/aws/index.js';
 import { StoreUnavailableError } from '../../../../lambda/mcp/index.js';
 
@@ -54,6 +55,25 @@ describe('store outages from DynamoDB-backed stores', () => {
     assert.equal(isStoreOutage(named('ConditionalCheckFailedException', { $fault: 'client' })), false);
     assert.equal(isStoreOutage(Object.assign(new Error('bad'), { code: 'corrupt_item' })), false);
     assert.equal(isStoreOutage('not an error'), false);
+  });
+
+  it('turns a request DynamoDB refused into StoreRequestError, without DynamoDB’s text in its message', async () => {
+    const refusal = Object.assign(
+      new Error('One or more parameter values were invalid: key too long: aaaa'),
+      {
+        name: 'ValidationException',
+        $fault: 'client',
+        $metadata: { httpStatusCode: 400 },
+      },
+    );
+    const store = reportingOutages('stream', { fails: () => Promise.reject(refusal) });
+    await assert.rejects(store.fails(), (error) => {
+      assert.ok(error instanceof StoreRequestError);
+      assert.ok(!(error instanceof StoreUnavailableError));
+      assert.equal(error.message, 'stream store refused the request (ValidationException)');
+      assert.equal(error.cause, refusal);
+      return true;
+    });
   });
 
   it('passes ordinary failures and results through unchanged', async () => {

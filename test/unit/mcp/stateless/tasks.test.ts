@@ -146,7 +146,7 @@ describe('2026-07-28 tasks on the in-memory store', () => {
     await mcp.settled();
   });
 
-  it('reads a task whose worker never reported back as failed once its execution budget has passed', async () => {
+  it('reads a task that no worker claimed as failed once its claim window has passed', async () => {
     let now = 1_000_000;
     const dead: TaskLauncher = { launch: () => Promise.resolve() };
     const mcp = new McpServer({
@@ -154,7 +154,7 @@ describe('2026-07-28 tasks on the in-memory store', () => {
       version: '1',
       logger: silentLogger,
       clock: () => now,
-      tasks: { store: new InMemoryTaskStore(), launcher: dead, executionBudgetMs: 5000 },
+      tasks: { store: new InMemoryTaskStore(), launcher: dead, claimWindowMs: 5000 },
     });
     mcp.registerTool(
       { name: 'wait', inputSchema: { type: 'object' }, execution: { taskSupport: 'optional' } },
@@ -165,7 +165,7 @@ describe('2026-07-28 tasks on the in-memory store', () => {
     now += 5001;
     const failed = (await call(mcp, 'tasks/get', { taskId })).result ?? {};
     assert.equal(failed.status, 'failed');
-    assert.deepEqual(failed.error, { code: -32603, message: 'Task execution did not finish in time' });
+    assert.deepEqual(failed.error, { code: -32603, message: 'Task could not be started' });
   });
 
   it('treats a task past its ttl as unknown', async () => {
