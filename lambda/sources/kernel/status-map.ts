@@ -1,5 +1,5 @@
 /**
- * Provider HTTP statuses onto the five contract codes (docs/sources.md "Error codes"):
+ * Provider HTTP statuses onto the five contract codes (docs/sources.md "What each error code means for an operator"):
  * 401/403 → `provider_authorization_required`, 429 → `rate_limited` (once no wait fits), 504 →
  * `source_timeout`, everything else that is not 2xx → `source_unavailable`.
  */

@@ -11,7 +11,7 @@
 import { SourceConfigError } from '../registry/errors.js';
 import type { SourceSpec } from '../registry/types.js';
 
-/** The `filter` option's values (docs/sources.md "Filtering"). */
+/** The `filter` option's values (docs/adapters.md "Filtering"). */
 export const FILTER_OPTIONS = ['auto', 'server', 'local'] as const;
 /** How a source's queries are answered: see {@link ScimSourceOptions.filter}. */
 export type FilterOption = (typeof FILTER_OPTIONS)[number];
@@ -34,7 +34,7 @@ export interface ScimSourceOptions {
   /**
    * Where queries are answered: `auto` tries the server's filters and degrades to what it accepts,
    * `server` only ever sends the full filter (a refusal fails the source), `local` lists every user and
-   * matches here (docs/sources.md "Filtering").
+   * matches here (docs/adapters.md "Filtering").
    * @default 'auto'
    */
   readonly filter: FilterOption;
