@@ -37,10 +37,14 @@ const DATE_TIME_PATTERN = [
 ].join('');
 
 /**
- * Search text without control characters (C0, DEL, C1). Sources disagree on them: slapd ends an assertion
- * at a NUL and then matches every entry. Refusing them is the one rule every adapter can keep.
+ * Search text without control characters (C0, DEL, C1) and with at least one character that is not white
+ * space. Sources disagree on both: slapd ends an assertion at a NUL and then matches every entry, and an
+ * adapter that trims the text to nothing reads the whole directory. Refusing them is the one rule every
+ * adapter can keep, so a query never matches more than it says.
  */
-const SEARCH_TEXT_PATTERN = '^[^\\u0000-\\u001f\\u007f-\\u009f]*$';
+// Leading white space, then one visible character, then any text: disjoint classes, so matching stays linear.
+const CONTROLS = '\\u0000-\\u001f\\u007f-\\u009f';
+const SEARCH_TEXT_PATTERN = `^[^\\S${CONTROLS}]*[^\\s${CONTROLS}][^${CONTROLS}]*$`;
 
 export const searchPeople: OperationDef = {
   name: 'search_people',
@@ -55,7 +59,7 @@ export const searchPeople: OperationDef = {
         minLength: 1,
         maxLength: 256,
         pattern: SEARCH_TEXT_PATTERN,
-        description: 'Text to search for (no control characters).',
+        description: 'Text to search for (not only white space; no control characters).',
       },
       limit: {
         type: 'integer',

@@ -28,6 +28,12 @@ describe('query text and instants', () => {
     }
   });
 
+  it('refuses search text that is only white space, which an adapter would trim to "everyone"', async () => {
+    for (const query of [' ', '   ', '\u00a0', '\u3000 ']) {
+      await refused(validate(searchPeople.inputSchema, { query }));
+    }
+  });
+
   it('keeps ordinary text, spaces and non-ASCII letters', async () => {
     for (const query of ['ada', 'Ada Lovelace', 'ÉLODIE', '山田', 'o’brien', '*)(uid=*']) {
       await validate(searchPeople.inputSchema, { query });
