@@ -80,7 +80,7 @@ describe('directory in DynamoDB Local', { timeout: 300_000, skip: needsJava() },
     const fromDynamo = await answers(createItemsDirectory({ reader: items }));
     const expected = await answers(createDemoDirectory());
     assert.deepEqual(fromDynamo, expected);
-    assert.equal((expected as Record<string, unknown[]>)['dev-user list']?.length, 2);
+    assert.equal((expected as Record<string, unknown[]>)['dev-user list']?.length, 3);
   });
 
   it('reads back the same items and source definitions that were seeded', async () => {
@@ -104,7 +104,7 @@ describe('directory in DynamoDB Local', { timeout: 300_000, skip: needsJava() },
     await client.send(new DeleteItemCommand({ TableName: TABLE, Key: key }));
     try {
       assert.equal(await directory.find(user, DEMO_SALES_CONTEXT_HANDLE), undefined);
-      assert.equal((await directory.contextsFor(user)).length, 1);
+      assert.equal((await directory.contextsFor(user)).length, 2);
     } finally {
       await seedDirectory(demoDirectoryDocument(), { table: TABLE, endpoint: db.endpoint });
     }
