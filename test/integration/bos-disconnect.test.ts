@@ -150,7 +150,9 @@ describe('client disconnect through the local stack, as on AWS', javaSuite(300_0
       assert.equal(record.outcome, 'answered');
       assert.equal(record.statusCode, 200);
     }
-    const problems = run.bos.logs.filter((line) => ['error', 'warn'].includes(String(line.fields['level'])));
+    const problems = run.bos.logs.filter((line) =>
+      ['ERROR', 'WARN'].includes(String(line.fields['level']).toUpperCase()),
+    );
     assert.deepEqual(problems, []);
   });
 });

@@ -61,7 +61,7 @@ describe(
       const { result: throttled, lines } = await withLogLines(() =>
         capture(`${stack.url}?scenario=sleep&ms=10`),
       );
-      assert.ok(messagesAt(lines, 'warn').includes('function throttled: concurrency limit reached'));
+      assert.ok(messagesAt(lines, 'WARN').includes('function throttled: concurrency limit reached'));
       const others = await Promise.all(running);
 
       assert.equal(throttled.status, 500);
@@ -110,7 +110,7 @@ describe('a local function whose runtimes may initialise one at a time', { timeo
     // Assess
     // The completion invocation of an early answer may find all three environments busy: it is throttled,
     // as on AWS, where it counts against the same concurrency. Nothing else may be logged as a failure.
-    for (const warning of linesAt(lines, 'warn')) assert.match(String(warning['error']), /Rate Exceeded/);
+    for (const warning of linesAt(lines, 'WARN')) assert.match(String(warning['error']), /Rate Exceeded/);
     for (const response of responses) assert.equal(response.status, 200);
     assert.equal(stack.pool.environmentCount, 3);
     assert.equal(stack.pool.spawnCount, 3, 'each environment created for the burst was cold-started');

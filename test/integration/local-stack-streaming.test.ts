@@ -85,7 +85,7 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
 
   it('answers 502 when the function ends without ever writing its prelude', async () => {
     const { result: response, lines } = await withLogLines(() => capture(scenario('no-prelude')));
-    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
+    assert.ok(messagesAt(lines, 'WARN').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.deepEqual(JSON.parse(response.body), { message: 'Internal server error' });
@@ -93,7 +93,7 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
 
   it('answers 502 when the function calls end(data) without a write, which skips the prelude', async () => {
     const { result: response, lines } = await withLogLines(() => capture(scenario('end-with-data')));
-    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
+    assert.ok(messagesAt(lines, 'WARN').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.doesNotMatch(response.body, /payload only/);
@@ -101,7 +101,7 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
 
   it('answers 502 when the function streams bytes without a prelude', async () => {
     const { result: response, lines } = await withLogLines(() => capture(scenario('raw-bytes')));
-    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
+    assert.ok(messagesAt(lines, 'WARN').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.doesNotMatch(response.body, /just bytes/);
@@ -109,7 +109,7 @@ describe('the local stack streams a Lambda response through the REST v1 front', 
 
   it('answers 502 without the error text when the function throws before the prelude', async () => {
     const { result: response, lines } = await withLogLines(() => capture(scenario('throw-before')));
-    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
+    assert.ok(messagesAt(lines, 'WARN').includes('function failed before the prelude'));
 
     assert.equal(response.status, 502);
     assert.deepEqual(JSON.parse(response.body), { message: 'Internal server error' });

@@ -38,7 +38,7 @@ describe('a local function with a 3 s timeout', { timeout: 120_000 }, () => {
 
     const { result: timedOut, lines } = await withLogLines(() => capture(scenario('sleep', '&ms=10000')));
     const next = await capture(scenario('inspect'));
-    assert.ok(messagesAt(lines, 'warn').includes('function failed before the prelude'));
+    assert.ok(messagesAt(lines, 'WARN').includes('function failed before the prelude'));
 
     assert.equal(timedOut.status, 502);
     assert.deepEqual(JSON.parse(timedOut.body), { message: 'Internal server error' });

@@ -19,7 +19,11 @@ import {
   StreamableHTTPError,
 } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Notification } from '@modelcontextprotocol/sdk/types.js';
-import { DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
+import {
+  DEMO_COMPLETE_CONTEXT_HANDLE,
+  DEMO_PEOPLE_CONTEXT_HANDLE,
+  DEMO_SALES_CONTEXT_HANDLE,
+} from '../../lambda/bos/index.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import { optInMeta, startBosStack } from '../helpers/bos-stack.js';
 import type { FinalResult, RecordJson, SourceResultParams } from '../helpers/bos-stream.js';
@@ -158,6 +162,7 @@ describe('the official SDK client with a bearer token against the local stack', 
       [
         [DEMO_PEOPLE_CONTEXT_HANDLE, true],
         [DEMO_SALES_CONTEXT_HANDLE, false],
+        [DEMO_COMPLETE_CONTEXT_HANDLE, false],
       ],
     );
     assert.equal(executed.isError, false);
@@ -300,7 +305,7 @@ describe('the official SDK client with a bearer token against the local stack', 
     const listed = contexts.structuredContent as { contexts: Array<{ context_handle: string }> };
     assert.deepEqual(
       listed.contexts.map((c) => c.context_handle),
-      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE],
+      [DEMO_PEOPLE_CONTEXT_HANDLE, DEMO_SALES_CONTEXT_HANDLE, DEMO_COMPLETE_CONTEXT_HANDLE],
     );
   });
 
