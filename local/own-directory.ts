@@ -8,22 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { isAbsolute, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { DirectoryDocumentError, type DirectoryDocument } from '../lambda/bos/index.js';
-import {
-  buildSource,
-  createEntraSourceFactory,
-  createFixtureSourceFactory,
-  createHttpJsonSourceFactory,
-  createLdapSourceFactory,
-  createOktaSourceFactory,
-  createScimSourceFactory,
-  ENTRA_ADAPTER,
-  FIXTURE_ADAPTER,
-  HTTP_JSON_ADAPTER,
-  LDAP_ADAPTER,
-  OKTA_ADAPTER,
-  SCIM_ADAPTER,
-  SourceConfigError,
-} from '../lambda/sources/index.js';
+import { buildSource, createSourceFactories, SourceConfigError } from '../lambda/sources/index.js';
 import { REPO_ROOT } from './paths.js';
 import { loadDirectoryFile } from './seed-directory-lib.js';
 
@@ -77,14 +62,7 @@ export function parseStartArgs(argv: readonly string[]): StartArgs {
 
 // Options are checked, not used: no adapter reads anything while it is built, and no credential is resolved.
 const validating = { allowLoopbackHttp: true };
-const factories = {
-  [FIXTURE_ADAPTER]: createFixtureSourceFactory(),
-  [SCIM_ADAPTER]: createScimSourceFactory(validating),
-  [LDAP_ADAPTER]: createLdapSourceFactory(validating),
-  [ENTRA_ADAPTER]: createEntraSourceFactory(validating),
-  [OKTA_ADAPTER]: createOktaSourceFactory(validating),
-  [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(validating),
-};
+const factories = createSourceFactories(validating);
 
 /** Each source's options as its adapter validates them when the function loads the directory. */
 export function sourceProblems(document: DirectoryDocument): string[] {

@@ -23,21 +23,11 @@ import type { Logger } from '../mcp/index.js';
 import {
   buildSource,
   createFixtureSource,
-  createEntraSourceFactory,
-  createFixtureSourceFactory,
-  createHttpJsonSourceFactory,
-  createLdapSourceFactory,
-  createOktaSourceFactory,
-  createScimSourceFactory,
   createSourceCatalog,
-  ENTRA_ADAPTER,
+  createSourceFactories,
   FIXTURE_ADAPTER,
-  HTTP_JSON_ADAPTER,
   fixturePreset,
-  LDAP_ADAPTER,
-  OKTA_ADAPTER,
   scaleLatency,
-  SCIM_ADAPTER,
   SourceConfigError,
   traceSource,
 } from '../sources/index.js';
@@ -108,14 +98,7 @@ export function composeSources(
   const resolve = (name: string): Promise<string> =>
     (resolver ??= composeCredentialResolver(local, env)).resolve(name);
   const settings = providerSettings(local, logger, options);
-  const factories = {
-    [FIXTURE_ADAPTER]: createFixtureSourceFactory({ latencyScale: knobs.latencyScale }),
-    [SCIM_ADAPTER]: createScimSourceFactory(settings),
-    [LDAP_ADAPTER]: createLdapSourceFactory(settings),
-    [ENTRA_ADAPTER]: createEntraSourceFactory(settings),
-    [OKTA_ADAPTER]: createOktaSourceFactory(settings),
-    [HTTP_JSON_ADAPTER]: createHttpJsonSourceFactory(settings),
-  };
+  const factories = createSourceFactories(settings, { latencyScale: knobs.latencyScale });
   const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const kinds = new Map<string, string>();
   const build = (spec: SourceSpec): SourceAdapter => {

@@ -41,6 +41,7 @@ export type {
   SourceSpec,
   UnreadableSource,
 } from './registry/index.js';
+export { createSourceFactories } from './factories.js';
 export { foldForMatch, matchRecords } from './kernel/local-match.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
 // The kinds' factories and names come from their light modules (options reading only): an adapter's read
