@@ -96,3 +96,14 @@ export interface ChangeFeed {
   readonly tombstones: boolean;
   changes(watermark: string | undefined, options: ReadOptions): AsyncIterable<ChangeBatch>;
 }
+
+/**
+ * A source's cache policy, from its definition's `cache` object (`{ enabled, refresh, max_staleness }`, ISO 8601
+ * durations) once validated. Absent on a source that is not cached.
+ */
+export interface SourceCachePolicy {
+  /** How often the scheduled sync refreshes the baseline (a delta sync; a full sync when the feed needs one). */
+  readonly refreshMs: number;
+  /** The oldest baseline a read may use; an older or missing baseline means a live read. */
+  readonly maxStalenessMs: number;
+}

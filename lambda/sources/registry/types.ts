@@ -4,6 +4,7 @@
  * definitions (`lambda/bos/directory/document.ts`), which match them structurally.
  */
 import type { SourceAdapter } from '../../federation/index.js';
+import type { SourceCachePolicy } from '../cache/port.js';
 
 /**
  * A credential as an adapter holds it: the reference, and a way to get the value when the adapter is about
@@ -26,6 +27,8 @@ export interface SourceSpec {
   readonly options: Readonly<Record<string, unknown>>;
   /** Present when the definition names a `credential_ref`. */
   readonly credential?: ProviderCredential;
+  /** Present when the definition opts the source in to the cache. */
+  readonly cache?: SourceCachePolicy;
 }
 
 /** Builds the adapter of one spec; throws `SourceConfigError` when the options are not valid for it. */
