@@ -75,7 +75,9 @@ export {
 export type {
   AuthenticateOptions,
   AuthOutcome,
+  JwksSource,
   JwtVerifierOptions,
+  KeySetFetch,
   ProtectedResourceMetadata,
   RemoteJwksOptions,
   TokenVerifier,
