@@ -2,7 +2,7 @@
 import type { JsonObject, LoggingLevel } from '../json/wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
 import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
-import type { TaskRuntimeOptions } from '../tasks/options.js';
+import type { TaskRuntimeOptions } from './tasks.js';
 import type { CallTelemetry } from './telemetry.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
