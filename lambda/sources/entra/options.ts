@@ -8,14 +8,12 @@
  *   "options": { "tenant_id": "6f1c…", "client_id": "0b7e…", "auth_method": "client_secret_post" } }
  * ```
  */
-import { clientCredentialFields, clientCredentialsOf, providerUrlType } from '../oauth/options.js';
+import { clientCredentialFields, providerUrlType, readClientCredentialKind } from '../oauth/options.js';
 import type { ClientCredentialsOptions } from '../oauth/options.js';
-import { SourceConfigError } from '../registry/errors.js';
 import {
   integer,
   option,
   optionTable,
-  readContext,
   sourceTypeOption,
   text,
   timeoutOption,
@@ -68,21 +66,13 @@ export const ENTRA_OPTIONS = optionTable(ENTRA_ADAPTER, {
   timeout_ms: timeoutOption,
 });
 
-/** Reads an `entra` definition's options; throws {@link SourceConfigError} listing every problem. */
+/** Reads an `entra` definition's options; throws `SourceConfigError` listing every problem. */
 export function entraOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): EntraSourceOptions {
-  const context = readContext(ENTRA_ADAPTER, allowLoopbackHttp);
-  const { problems } = context;
-  const o = ENTRA_OPTIONS.read(spec.options, 'options', context);
-  const tokenUrl = (tenant: string) =>
-    new URL(`https://login.microsoftonline.com/${encodeURIComponent(tenant)}/oauth2/v2.0/token`);
-  const oauth =
-    o === undefined
-      ? undefined
-      : clientCredentialsOf({ ...o, token_url: o.token_url ?? tokenUrl(o.tenant_id) }, 'options', problems);
-  if (spec.credential === undefined)
-    problems.push('an entra source needs a credential_ref (client secret or private key)');
-  if (o === undefined || oauth === undefined || problems.length > 0)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  const { values: o, oauth } = readClientCredentialKind(ENTRA_OPTIONS, spec, allowLoopbackHttp, {
+    tokenUrl: ({ tenant_id: tenant }) =>
+      new URL(`https://login.microsoftonline.com/${encodeURIComponent(tenant)}/oauth2/v2.0/token`),
+    missingCredential: 'an entra source needs a credential_ref (client secret or private key)',
+  });
   return {
     tenantId: o.tenant_id,
     graphUrl: new URL(o.graph_url.href.replace(/\/+$/, '')),

@@ -6,8 +6,16 @@
  * resolved only when a token is requested.
  */
 import { isAllowedProviderUrl } from '../kernel/url-policy.js';
+import { SourceConfigError } from '../registry/errors.js';
 import { oneOf, option, optionTable, readContext, text, valueOf } from '../registry/option-table.js';
-import type { OptionType, OptionValues, ReadContext } from '../registry/option-table.js';
+import type {
+  OptionField,
+  OptionTable,
+  OptionType,
+  OptionValues,
+  ReadContext,
+} from '../registry/option-table.js';
+import type { SourceSpec } from '../registry/types.js';
 import type { TokenTransport } from './token-transport.js';
 
 /** RFC 7591 `token_endpoint_auth_method` values the broker speaks. */
@@ -210,4 +218,42 @@ export function parseClientCredentialsOptions(
   const context: ReadContext = { ...readContext('oauth', allowHttpLoopback), problems };
   const values = CLIENT_CREDENTIALS.read(value, at, context);
   return values === undefined ? undefined : clientCredentialsOf(values, at, problems);
+}
+
+/** How a kind with client-credentials options completes them. */
+export interface ClientCredentialKind<V> {
+  /** The token endpoint when the definition names none (derived from the tenant or org). */
+  readonly tokenUrl: (values: V) => URL;
+  /** The problem of a definition without a `credential_ref`. */
+  readonly missingCredential: string;
+}
+
+/**
+ * Reads the options of a kind that flattens the client-credentials options into its own (`entra`,
+ * `okta`); throws {@link SourceConfigError} listing every problem.
+ */
+export function readClientCredentialKind<F extends Readonly<Record<string, OptionField<unknown>>>>(
+  table: OptionTable<F>,
+  spec: SourceSpec,
+  allowLoopbackHttp: boolean,
+  kind: ClientCredentialKind<OptionValues<F>>,
+): { readonly values: OptionValues<F>; readonly oauth: ClientCredentialsOptions } {
+  const context = readContext(table.kind, allowLoopbackHttp);
+  const { problems } = context;
+  const values = table.read(spec.options, 'options', context);
+  // The table holds the client-credentials fields (`clientCredentialFields`), which the constraint on `F`
+  // cannot say without spelling each of them.
+  const declared = values as Declared | undefined;
+  const oauth =
+    values === undefined || declared === undefined
+      ? undefined
+      : clientCredentialsOf(
+          { ...declared, token_url: declared.token_url ?? kind.tokenUrl(values) },
+          'options',
+          problems,
+        );
+  if (spec.credential === undefined) problems.push(kind.missingCredential);
+  if (values === undefined || oauth === undefined || problems.length > 0)
+    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  return { values, oauth };
 }

@@ -8,17 +8,9 @@
  *   "options": { "org_url": "https://acme.okta.com", "client_id": "0oa1b2c3d4", "key_id": "svc-key-1" } }
  * ```
  */
-import { clientCredentialFields, clientCredentialsOf, providerUrlType } from '../oauth/options.js';
+import { clientCredentialFields, providerUrlType, readClientCredentialKind } from '../oauth/options.js';
 import type { ClientCredentialsOptions } from '../oauth/options.js';
-import { SourceConfigError } from '../registry/errors.js';
-import {
-  integer,
-  option,
-  optionTable,
-  readContext,
-  sourceTypeOption,
-  timeoutOption,
-} from '../registry/option-table.js';
+import { integer, option, optionTable, sourceTypeOption, timeoutOption } from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 
 /** The adapter kind this module builds. */
@@ -57,22 +49,12 @@ export const OKTA_OPTIONS = optionTable(OKTA_ADAPTER, {
   timeout_ms: timeoutOption,
 });
 
-/** Reads an `okta` definition's options; throws {@link SourceConfigError} listing every problem. */
+/** Reads an `okta` definition's options; throws `SourceConfigError` listing every problem. */
 export function oktaOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): OktaSourceOptions {
-  const context = readContext(OKTA_ADAPTER, allowLoopbackHttp);
-  const { problems } = context;
-  const o = OKTA_OPTIONS.read(spec.options, 'options', context);
-  const oauth =
-    o === undefined
-      ? undefined
-      : clientCredentialsOf(
-          { ...o, token_url: o.token_url ?? new URL('/oauth2/v1/token', o.org_url.origin) },
-          'options',
-          problems,
-        );
-  if (spec.credential === undefined) problems.push('an okta source needs a credential_ref (the private key)');
-  if (o === undefined || oauth === undefined || problems.length > 0)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  const { values: o, oauth } = readClientCredentialKind(OKTA_OPTIONS, spec, allowLoopbackHttp, {
+    tokenUrl: ({ org_url: org }) => new URL('/oauth2/v1/token', org.origin),
+    missingCredential: 'an okta source needs a credential_ref (the private key)',
+  });
   return {
     orgUrl: new URL(o.org_url.origin),
     oauth,
