@@ -2,6 +2,7 @@
  * The resolved state one `McpServer` shares with its dispatchers: options with defaults applied,
  * registries, stores and the in-process maps. Internal to `lambda/mcp`.
  */
+import type { Cancellations } from './sessions/cancellations.js';
 import type { InFlightRequests } from './sessions/in-flight.js';
 import type { PendingClientRequests } from './tools/client-requests.js';
 import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
@@ -64,6 +65,8 @@ export interface Runtime {
   resources: ResourceRegistry;
   prompts: PromptRegistry;
   inFlight: InFlightRequests;
+  /** Cancel markers shared between execution environments (`notifications/cancelled` on Lambda). */
+  cancellations: Cancellations;
   clientRequests: PendingClientRequests;
   /** 2026-07-28 `requestState` issuing and redemption. */
   requestStates: RequestStateGuard;

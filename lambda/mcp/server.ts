@@ -13,6 +13,8 @@ import { JsonRpcCode, McpError, outageOf, SafeMessage } from './errors.js';
 import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
 import { InFlightRequests } from './sessions/in-flight.js';
+import { Cancellations } from './sessions/cancellations.js';
+import { InMemoryCancelStore } from './stores/memory-cancel-store.js';
 import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './http/media-type.js';
@@ -158,6 +160,16 @@ export class McpServer {
       resources,
       prompts,
       inFlight: new InFlightRequests(),
+      cancellations: new Cancellations({
+        store: options.cancelStore ?? new InMemoryCancelStore(),
+        pollMs: Math.max(10, options.cancelPollMs ?? 500),
+        // A marker must outlive the longest call it can name: Lambda's 15-minute maximum.
+        ttlMs: 15 * 60_000,
+        // A notification may overtake the request it names on the way into another environment.
+        graceMs: 2_000,
+        clock,
+        logger,
+      }),
       clientRequests: new PendingClientRequests({
         store: options.clientReplyStore ?? new InMemoryClientReplyStore({ clock }),
         pollMs: options.clientReplyPollMs ?? 100,

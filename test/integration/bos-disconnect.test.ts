@@ -62,6 +62,8 @@ async function disconnectRun(options: BosStackOptions, settleMs: number): Promis
     {
       stream: true,
       signal: controller.signal,
+      // A bare disconnect: what a client that sends no notifications/cancelled leaves behind.
+      cancelOnAbort: false,
       onPage: () => {
         if (controller.signal.aborted) return;
         abortAt = Date.now();

@@ -134,28 +134,39 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     const created = await createStatelessTask(rt, tasks, name, rawArgs, base);
     return respond.json(200, resultJson(request.id, created));
   }
-  if (!entry.streaming) return json(await runTool(() => entry.handler(rawArgs, base), guard));
-  const shouldStream =
-    entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
-  if (!shouldStream(base)) {
-    return json(await runTool(() => entry.handler(rawArgs, bufferedContext(base)), guard));
+  // The spec's cancellation (closing the stream) is invisible on Lambda; the caller's own
+  // `notifications/cancelled` for this id reaches the call through the store instead.
+  const unwatch = rt.cancellations.watch({ principal: scope.invocation.principal }, request.id, controller);
+  let streamed = false;
+  try {
+    if (!entry.streaming) return await json(await runTool(() => entry.handler(rawArgs, base), guard));
+    const shouldStream =
+      entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
+    if (!shouldStream(base)) {
+      return await json(await runTool(() => entry.handler(rawArgs, bufferedContext(base)), guard));
+    }
+    const refused = await preflight(entry.options, rawArgs, base, guard);
+    if (refused !== undefined) return await json(refused);
+    const sse = new SseStream({
+      keepaliveMs: rt.options.keepaliveMs,
+      maxEventBytes: rt.options.maxStreamEventBytes,
+      logger: rt.logger,
+      onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
+    });
+    if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
+    const ctx = streamingContext(base, declared, sse);
+    const work = runTool(() => entry.handler(rawArgs, ctx), guard)
+      .then(async (outcome) =>
+        sse.finish((await settle(call, round, outcome, resultPieces)).body, request.id),
+      )
+      .finally(unwatch);
+    streamed = true;
+    rt.track(work);
+    return respond.sse(sse.body);
+  } finally {
+    // A streamed call's watch ends with its work; every other answer is complete here.
+    if (!streamed) unwatch();
   }
-  const refused = await preflight(entry.options, rawArgs, base, guard);
-  if (refused !== undefined) return json(refused);
-
-  const sse = new SseStream({
-    keepaliveMs: rt.options.keepaliveMs,
-    maxEventBytes: rt.options.maxStreamEventBytes,
-    logger: rt.logger,
-    onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
-  });
-  if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
-  const ctx = streamingContext(base, declared, sse);
-  const work = runTool(() => entry.handler(rawArgs, ctx), guard).then(async (outcome) =>
-    sse.finish((await settle(call, round, outcome, resultPieces)).body, request.id),
-  );
-  rt.track(work);
-  return respond.sse(sse.body);
 }
 
 /** What a `beforeTask` hook's "go ahead" becomes inside `runTool`, so one guard covers the hook. */
