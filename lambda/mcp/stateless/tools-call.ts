@@ -15,6 +15,7 @@ import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
 import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type { Responder } from '../http/http-responses.js';
+import type { ToolEntry } from '../registries/tools.js';
 import type {
   JsonObject,
   JsonRpcRequest,
@@ -125,7 +126,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     return respond.json(out.status, out.body);
   };
 
-  if (mode === 'task' && rt.tasks !== undefined) {
+  if (mode === 'task' && rt.tasks !== undefined && !streamsInstead(entry, params, base)) {
     const tasks = rt.tasks;
     const hook = entry.beforeTask;
     const early =
@@ -167,6 +168,23 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     // A streamed call's watch ends with its work; every other answer is complete here.
     if (!streamed) unwatch();
   }
+}
+
+/**
+ * Tasks and streaming on one call (docs/tasks.md "Tasks and streaming"). The extension lets the server
+ * decide; a tool's own `shouldStream` is a request-local opt-in (such as `bos/source-results/v1`), more
+ * specific than a capability declared for every call, so it wins when the call carries no `task` parameter
+ * and the tool may run synchronously. A `task` parameter keeps the task: never a stream then.
+ */
+function streamsInstead(entry: ToolEntry, params: JsonObject | undefined, ctx: McpRequestContext): boolean {
+  if (!entry.streaming) return false;
+  const shouldStream = entry.options.shouldStream;
+  return (
+    shouldStream !== undefined &&
+    params?.task === undefined &&
+    entry.def.execution?.taskSupport !== 'required' &&
+    shouldStream(ctx)
+  );
 }
 
 /** What a `beforeTask` hook's "go ahead" becomes inside `runTool`, so one guard covers the hook. */
