@@ -29,6 +29,8 @@ export interface ResolvedOptions {
   pageSize: number;
   deadlineReserveMs: number;
   replayPollMs: number;
+  /** The opt-in window of `GET /mcp` without `Last-Event-ID`; undefined = one keepalive, then end. */
+  listenerBudget: { maxDurationMs: number; safetyBufferMs: number } | undefined;
   /** `retry:` sent with the priming event of session-ful POST streams. */
   sseRetryMs: number;
   capabilities: NonNullable<McpServerOptions['capabilities']>;

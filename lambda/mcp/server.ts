@@ -105,6 +105,7 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     pageSize: Math.max(1, options.pageSize ?? 50),
     deadlineReserveMs: options.deadlineReserveMs ?? 500,
     replayPollMs: options.replayPollMs ?? 250,
+    listenerBudget: listenerBudget(options.initialSessionListenerBudget),
     sseRetryMs: options.sseRetryMs ?? 1000,
     capabilities: options.capabilities ?? {},
     completion: options.completion,
@@ -112,6 +113,19 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     resourceSubscriptionHooks: options.resourceSubscriptionHooks,
     includeServerInfoMetadata: options.includeServerInfoMetadata !== false,
     cacheHints: cacheHints(options.cacheableResults),
+  };
+}
+
+/** A budget that would not keep the listener open at all is no budget. */
+function listenerBudget(
+  budget: McpServerOptions['initialSessionListenerBudget'],
+): ResolvedOptions['listenerBudget'] {
+  const max = budget?.maxDurationMs;
+  if (max === undefined || !Number.isFinite(max) || max <= 0) return undefined;
+  const safety = budget?.safetyBufferMs ?? 5_000;
+  return {
+    maxDurationMs: Math.floor(max),
+    safetyBufferMs: Number.isFinite(safety) && safety > 0 ? safety : 0,
   };
 }
 

@@ -59,6 +59,17 @@ export interface ToolTelemetryEvent {
   isError?: boolean;
 }
 
+/** The opt-in window of the initial `GET /mcp` listener. */
+export interface ListenerBudgetOptions {
+  /** Longest the listener stays open. */
+  maxDurationMs: number;
+  /**
+   * Time kept back from the invocation deadline: the listener ends this long before it. Without a known
+   * deadline only `maxDurationMs` bounds it. @default 5000
+   */
+  safetyBufferMs?: number;
+}
+
 export interface McpServerOptions {
   name: string;
   version: string;
@@ -147,6 +158,12 @@ export interface McpServerOptions {
   clientReplyStore?: ClientReplyStore;
   /** How often a tool waiting in `ctx.request()` polls `clientReplyStore`. @default 100 */
   clientReplyPollMs?: number;
+  /**
+   * Keeps `GET /mcp` without `Last-Event-ID` open for a bounded window with keepalives instead of closing
+   * after one keepalive (mcp-method-surface `WithInitialSessionListenerBudget`). Replay GETs are unchanged.
+   * @default none (one keepalive, then end)
+   */
+  initialSessionListenerBudget?: ListenerBudgetOptions;
   /**
    * Where `notifications/cancelled` leaves a marker for a call running in another execution environment
    * (docs/mcp-runtime.md "Cancellation"). @default an in-memory store (one process; deployed multi-instance
