@@ -6,11 +6,12 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { McpHttpClient } from '../../../client/index.js';
+import { McpHttpClient, runCli } from '../../../client/index.js';
 import { McpServer, silentLogger } from '../../../lambda/mcp/index.js';
 
 interface Harness {
   client: McpHttpClient;
+  fetch: typeof fetch;
   posted: Record<string, unknown>[];
   started: Promise<void>;
   aborted: Promise<unknown>;
@@ -50,7 +51,7 @@ function harness(protocol: 'sessionful' | 'stateless'): Harness {
     return new Response(readable, { status: response.status, headers: response.headers });
   };
   const client = new McpHttpClient({ url: 'http://localhost/mcp', protocol, fetch });
-  return { client, posted, started, aborted };
+  return { client, fetch, posted, started, aborted };
 }
 
 describe('McpHttpClient.callTool with an aborted signal', () => {
@@ -72,6 +73,22 @@ describe('McpHttpClient.callTool with an aborted signal', () => {
       assert.ok(!outcome.confirmed || outcome.error?.code === -32800);
     });
   }
+
+  it('CLI: an interrupt sends notifications/cancelled, stops the work and exits 4 (no confirmed result)', async () => {
+    const { fetch, posted, started, aborted } = harness('sessionful');
+    const interrupt = new AbortController();
+    const run = runCli(['--url', 'http://localhost/mcp', 'call', 'wait', '{}'], {
+      stdout: () => undefined,
+      stderr: () => undefined,
+      fetch,
+      signal: interrupt.signal,
+    });
+    await started;
+    interrupt.abort();
+    assert.equal(await run, 4);
+    assert.ok((await aborted) instanceof Error);
+    assert.equal(posted.filter((m) => m.method === 'notifications/cancelled').length, 1);
+  });
 
   it('sends nothing with cancelOnAbort: false (a bare disconnect)', async () => {
     const { client, posted, started } = harness('stateless');
