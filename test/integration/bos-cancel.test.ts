@@ -14,32 +14,14 @@ import { McpHttpClient } from '../../client/index.js';
 import type { SourceResultsOutcome } from '../../client/index.js';
 import type { BosStack } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
+import { fixtureTraces, inFlightAt } from '../helpers/fixture-trace.js';
+import type { Trace } from '../helpers/fixture-trace.js';
 import { javaSuite } from '../helpers/java.js';
 
 /** From the notification's 202 to the final frame: the poll interval (500 ms) plus one read and the close. */
 const FINAL_WITHIN_MS = 1_000;
 /** How long the other principal's notification is given to (wrongly) take effect: three polls. */
 const IGNORED_FOR_MS = 1_500;
-
-interface Trace {
-  kind: 'read' | 'pull' | 'abort' | 'end';
-  source: string;
-  atMs: number;
-}
-
-function traces(bos: BosStack, since: number): Trace[] {
-  return bos.logs
-    .map((line) => line.fields)
-    .filter((f) => typeof f['message'] === 'string' && f['message'].startsWith('bos.fixture.'))
-    .map((f) => ({ kind: f['kind'], source: f['source_identity'], atMs: f['atMs'] }) as Trace)
-    .filter((t) => t.atMs >= since);
-}
-
-function inFlightAt(all: Trace[], at: number): string[] {
-  const started = new Set(all.filter((t) => t.kind === 'read' && t.atMs <= at).map((t) => t.source));
-  const ended = new Set(all.filter((t) => t.kind === 'end' && t.atMs <= at).map((t) => t.source));
-  return [...started].filter((source) => !ended.has(source));
-}
 
 interface CancelRun {
   outcome: SourceResultsOutcome;
@@ -87,7 +69,7 @@ async function cancelRun(
     cancelAckedAt,
     finalAt,
     ...(foreignAckedAt === undefined ? {} : { foreignAckedAt }),
-    trace: traces(bos, callStart),
+    trace: fixtureTraces(bos, callStart),
   };
 }
 
