@@ -211,7 +211,11 @@ describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => 
     await store.put(source, [person(1), person(2)]);
     await store.writeState({ sourceId: source, status: 'ready', recordCount: 2 });
     await store.put(other, [person(1)]);
+    await store.writeState({ sourceId: other, status: 'ready', recordCount: 1 });
+    assert.ok((await store.sourceIds()).includes(source));
     await store.purge(source);
+    assert.ok(!(await store.sourceIds()).includes(source));
+    assert.ok((await store.sourceIds()).includes(other));
     assert.equal(await store.readState(source), undefined);
     assert.deepEqual(await all(store, source), []);
     assert.deepEqual(await store.lookup(source, { email: 'person.1@acme.example' }), []);

@@ -5,6 +5,7 @@
  * | ---------- | ----------------- | -------------- | ----------------------------------------------------------------------- |
  * | sync state | `SOURCE#<id>`     | `STATE`        | `status`, `watermark?`, `lastFullSyncAt?`, `lastDeltaSyncAt?`, `recordCount`, `checkpoint?`, `leaseOwner?`, `leaseExpiresAt?` |
  * | record     | `SOURCE#<id>`     | `R#<ext id>`   | `record` (the raw record as JSON), `syncId?`, `refKey`, `emailKey?`, `phoneKey?` |
+ * | registry   | `SOURCES`         | `<id>`         | — (one per source with a state item: what `sourceIds` lists)           |
  *
  * The three key attributes are `<id>#<value>` and feed the sparse indexes `byRef`, `byEmail` and `byPhone`, so
  * a lookup is a keyed Query on one source's values, never a Scan. `lambda/aws` may not import the sources'
@@ -76,6 +77,7 @@ export interface DynamoDbBaselineStoreOptions<R extends StoredRecord> {
 type Item = Record<string, AttributeValue>;
 
 const STATE_SK = 'STATE';
+const REGISTRY_PK = 'SOURCES';
 const RECORD_PREFIX = 'R#';
 /** BatchWriteItem takes at most 25 requests. */
 const BATCH = 25;
@@ -151,6 +153,17 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
         ExpressionAttributeValues: values,
       }),
     );
+    await this.#write([{ PutRequest: { Item: { pk: { S: REGISTRY_PK }, sk: { S: state.sourceId } } } }]);
+  }
+
+  async sourceIds(): Promise<readonly string[]> {
+    const items = await this.#collect({
+      TableName: this.#table,
+      KeyConditionExpression: 'pk = :pk',
+      ExpressionAttributeValues: { ':pk': { S: REGISTRY_PK } },
+      ProjectionExpression: 'sk',
+    });
+    return items.map((item) => item['sk']?.S ?? '');
   }
 
   async acquireLease(sourceId: string, owner: string, ttlMs: number): Promise<StoredLease | undefined> {
@@ -259,8 +272,11 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
       ExpressionAttributeValues: { ':pk': { S: partition(sourceId) } },
       ProjectionExpression: 'pk, sk',
     });
+    const registry = { pk: { S: REGISTRY_PK }, sk: { S: sourceId } };
     await this.#write(
-      items.map((item) => ({ DeleteRequest: { Key: { pk: item['pk']!, sk: item['sk']! } } })),
+      [...items.map((item) => ({ pk: item['pk']!, sk: item['sk']! })), registry].map((Key) => ({
+        DeleteRequest: { Key },
+      })),
     );
   }
 
