@@ -10,9 +10,8 @@
  *
  * Nothing here logs a watermark or a checkpoint: either may be a provider's link holding a token.
  */
-import type { ReadOptions } from '../../federation/index.js';
 import { WatermarkExpiredError } from './port.js';
-import type { BaselineState, BaselineStore, ChangeFeed } from './port.js';
+import type { BaselineState, BaselineStore, ChangeBatch, ChangeFeed } from './port.js';
 
 /** What one sync did, for the log and the metrics (no watermark, no provider text). */
 export interface SyncOutcome {
@@ -116,7 +115,7 @@ async function delta(options: SyncSourceOptions, state: BaselineState, now: () =
   const { store, sourceId } = options;
   const counts = { written: 0, removed: 0 };
   let watermark: string | undefined;
-  for await (const batch of options.feed.changes(state.watermark, readOptions(options.stopAt))) {
+  for await (const batch of feedBatches(options.feed, state.watermark, options.stopAt)) {
     await apply(store, sourceId, batch.upserts, batch.deletes, undefined, counts);
     watermark = batch.watermark ?? watermark;
   }
@@ -145,7 +144,7 @@ async function full(
   await store.writeState({ ...base, checkpoint: JSON.stringify(saved) });
   let watermark: string | undefined;
   try {
-    for await (const batch of options.feed.changes(undefined, readOptions(options.stopAt), saved.feed)) {
+    for await (const batch of feedBatches(options.feed, undefined, options.stopAt, saved.feed)) {
       await apply(store, sourceId, batch.upserts, batch.deletes, syncId, counts);
       watermark = batch.watermark ?? watermark;
       if (batch.checkpoint !== undefined)
@@ -187,9 +186,26 @@ async function apply(
   counts.removed += deletes.length;
 }
 
-/** The feed's read options: its deadline is the run's stop time, and the signal fires then. */
-function readOptions(stopAt: number): ReadOptions {
-  return { signal: AbortSignal.timeout(Math.max(0, stopAt - Date.now())), deadline: stopAt };
+/**
+ * Reads `feed` with the run's stop time as its deadline and a signal that fires then. The timer is a plain
+ * (referenced) one: `AbortSignal.timeout`'s would let the process exit while a read waits on it.
+ */
+async function* feedBatches(
+  feed: ChangeFeed,
+  watermark: string | undefined,
+  stopAt: number,
+  resumeFrom?: string,
+): AsyncGenerator<ChangeBatch> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error('the sync run reached its deadline')),
+    Math.max(0, stopAt - Date.now()),
+  );
+  try {
+    yield* feed.changes(watermark, { signal: controller.signal, deadline: stopAt }, resumeFrom);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function parseProgress(text: string | undefined): FullProgress | undefined {
