@@ -28,6 +28,8 @@ export type { StreamingResult, StreamResponseOptions } from './edge/index.js';
 export { LambdaTaskLauncher, TaskLaunchError } from './edge/index.js';
 export type { LambdaTaskLauncherOptions } from './edge/index.js';
 export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './edge/index.js';
+export { CACHE_SYNC_EVENT_KIND, cacheSyncEvent, cacheSyncRequest } from './edge/index.js';
+export type { CacheSyncEvent, CacheSyncRequest } from './edge/index.js';
 export type { TaskWorkerEvent } from './edge/index.js';
 export { createDynamoDbClient, DynamoDbBaselineStore } from './dynamodb/index.js';
 export type {
