@@ -16,8 +16,11 @@ import type { BaselineState, BaselineStore, ChangeBatch, ChangeFeed } from './po
 /** What one sync did, for the log and the metrics (no watermark, no provider text). */
 export interface SyncOutcome {
   readonly sourceId: string;
-  /** `busy`: another worker holds the lease; `paused`: a full read stopped at the deadline, to be continued. */
-  readonly result: 'full' | 'delta' | 'paused' | 'busy' | 'failed';
+  /**
+   * `busy`: another worker holds the lease; `fresh`: synced within its refresh, left alone; `paused`: a full
+   * read stopped at the deadline, to be continued.
+   */
+  readonly result: 'full' | 'delta' | 'fresh' | 'paused' | 'busy' | 'failed';
   /** Records written (upserts) by this run. */
   readonly written: number;
   /** Records removed (deletes and the sweep). */
@@ -42,6 +45,11 @@ export interface SyncSourceOptions {
   readonly stopAt: number;
   /** A feed without tombstones gets a full read (and sweep) at least this often. */
   readonly fullEveryMs: number;
+  /**
+   * A ready baseline brought up to date less than this long ago is left alone (`fresh`): the schedule fires
+   * at the smallest refresh of the directory, each source syncs at its own. @default 0 (always sync)
+   */
+  readonly refreshMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
   /** Fresh sync ids (tests fix them). @default crypto.randomUUID */
@@ -75,6 +83,9 @@ export async function syncSource(options: SyncSourceOptions): Promise<SyncOutcom
   try {
     const state = (await store.readState(sourceId)) ?? { sourceId, status: 'empty', recordCount: 0 };
     const progress = parseProgress(state.checkpoint);
+    const age = ageOf(state, started).baselineAgeMs;
+    if (progress === undefined && age !== undefined && age < (options.refreshMs ?? 0))
+      return done('fresh', { written: 0, removed: 0 }, state);
     const lastFull = state.lastFullSyncAt === undefined ? Number.NaN : Date.parse(state.lastFullSyncAt);
     const fullDue =
       state.watermark === undefined ||

@@ -133,7 +133,7 @@ describe('the composed sync worker', () => {
     assert.equal(composeCacheSync(config, sources, logger([])), undefined);
   });
 
-  it('syncs the directory’s cached sources, a full read first and a delta next, logging no watermark', async () => {
+  it('syncs the directory’s cached sources: a full read, then nothing within the refresh, a delta when asked; no watermark logged', async () => {
     // Prepare: the demo directory with acme-hr cached
     const definitions: SourceDefinition[] = DEMO_DIRECTORY_DOCUMENT.sources.map((d) =>
       d.source_id === 'acme-hr' ? { ...d, cache: { enabled: true, refresh: 'PT5M' } } : d,
@@ -151,12 +151,14 @@ describe('the composed sync worker', () => {
     // Act
     await sync?.({}, { workerId: 'w-1', deadline: Date.now() + 30_000 });
     await sync?.({}, { workerId: 'w-2', deadline: Date.now() + 30_000 });
+    await sync?.({ sourceIds: ['acme-hr'] }, { workerId: 'w-3', deadline: Date.now() + 30_000 });
     // Assess
     const synced = lines.filter((l) => l.message === 'bos.cache.synced');
     assert.deepEqual(
       synced.map((l) => [l.fields['source_id'], l.fields['result']]),
       [
         ['acme-hr', 'full'],
+        ['acme-hr', 'fresh'],
         ['acme-hr', 'delta'],
       ],
     );

@@ -299,6 +299,25 @@ describe('a sync run', () => {
     assert.deepEqual(await baseline(store, 'gone'), []);
   });
 
+  it('leaves a source synced within its refresh alone on a scheduled run, not when an event names it', async () => {
+    const store = createMemoryBaselineStore();
+    const sources = [{ spec: spec('a', true), adapter: fixture('a') }];
+    const run = (only?: string[]) =>
+      runSyncs({ sources, store, owner: 'w', stopAt: Date.now() + 30_000, ...(only ? { only } : {}) });
+    assert.deepEqual(
+      (await run()).outcomes.map((o) => o.result),
+      ['full'],
+    );
+    assert.deepEqual(
+      (await run()).outcomes.map((o) => o.result),
+      ['fresh'],
+    );
+    assert.deepEqual(
+      (await run(['a'])).outcomes.map((o) => o.result),
+      ['delta'],
+    );
+  });
+
   it('syncs only the sources an event names, and purges nothing then', async () => {
     const store = createMemoryBaselineStore();
     await store.writeState({ sourceId: 'gone', status: 'ready', recordCount: 1 });
