@@ -112,7 +112,7 @@ export function createEntraSource(
 }
 
 /** A 401 means the cached token was revoked or expired early: the next read asks for a new one. */
-async function refusedTokenForgotten<T>(
+export async function refusedTokenForgotten<T>(
   broker: ClientCredentialsBroker,
   token: BrokerToken,
   request: Promise<T>,
