@@ -68,6 +68,8 @@ export { CallRecord, sessionDigest } from './telemetry/index.js';
 export type { CallCompleteness, SourceTally } from './telemetry/index.js';
 export { DEFAULT_NAMESPACE, DIMENSION, METRIC, publishCallMetrics } from './telemetry/index.js';
 export { InvocationTelemetry } from './telemetry/index.js';
+export { publishSyncMetrics, SYNC_METRIC } from './telemetry/index.js';
+export type { SyncReport } from './telemetry/index.js';
 export type { InvocationTelemetryOptions } from './telemetry/index.js';
 export { createPowertoolsLogger, DEFAULT_SERVICE_NAME, loggerPort } from './telemetry/index.js';
 export type { PowertoolsLoggerOptions } from './telemetry/index.js';

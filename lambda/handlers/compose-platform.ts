@@ -94,7 +94,20 @@ export function composePlatform(
     },
   });
   const consoleAssets = createConsoleAssets({ authOrigin: new URL(config.auth.issuer).origin });
-  const syncCache = composeCacheSync(config, sources, logger);
+  const syncCache = composeCacheSync(config, sources, logger, {
+    ...(telemetry === undefined
+      ? {}
+      : {
+          onOutcome: (outcome) =>
+            telemetry.cacheSynced({
+              ...outcome,
+              sourceType: sources.kindOf(outcome.sourceId) ?? 'unknown',
+              ...(sources.specOf(outcome.sourceId)?.cache === undefined
+                ? {}
+                : { maxStalenessMs: sources.specOf(outcome.sourceId)!.cache!.maxStalenessMs }),
+            }),
+        }),
+  });
   return {
     handle: (request, ctx) => {
       const path = new URL(request.url).pathname;
