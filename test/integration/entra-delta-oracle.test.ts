@@ -5,7 +5,6 @@
  * listing of the adapter reads. The feed is the one the cache's table of feeds gives an `entra` source.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
@@ -18,19 +17,11 @@ import { baselineTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { graphUser } from '../../local/providers/graph/users.js';
+import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
 const PREFIX = 'entra-delta-';
-
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** A record without the time it was read: what a baseline and a live read must agree on. */
 const content = ({ observed_at: _observed, ...rest }: RawRecord) => rest;
@@ -50,8 +41,7 @@ async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> {
   return out;
 }
 
-describe('entra delta sync against a live read', { timeout: 180_000 }, () => {
-  const skipReason = javaAvailable() ? undefined : 'java is not installed (DynamoDB Local needs Java 17)';
+describe('entra delta sync against a live read', javaSuite(180_000), () => {
   let db: DynamoDbLocal | undefined;
   let client: DynamoDBClient;
   let vendors: OAuthVendors;
@@ -60,7 +50,6 @@ describe('entra delta sync against a live read', { timeout: 180_000 }, () => {
   let feed: ChangeFeed;
 
   before(async () => {
-    if (skipReason !== undefined) return;
     vendors = await startOAuthVendors(300);
     vendors.graph.deltaPageSize = 120;
     db = await startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } });
@@ -91,65 +80,57 @@ describe('entra delta sync against a live read', { timeout: 180_000 }, () => {
       fullEveryMs: 86_400_000,
     });
 
-  it(
-    'keeps the baseline equal to a live listing through adds, changes and deletes',
-    { skip: skipReason },
-    async () => {
-      // Prepare: the first sync reads every user through the delta query
-      assert.equal(feed.tombstones, true, 'the entra feed reports deletions');
-      const first = await sync();
-      assert.equal(first.result, 'full');
-      assert.equal(first.written, 300);
-      assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
-      // Act: changes at Graph, then a delta sync
-      const ids = vendors.graph.users.map((u) => String(u['id']));
-      const directory = vendors.graph.directory;
-      for (let n = 1; n <= 3; n++)
-        directory.add(
-          graphUser(
-            {
-              ...vendors.graph.people[0]!,
-              id: `p${9000 + n}`,
-              email: `joiner.${n}@example.com`,
-              displayName: `Joiner ${n}`,
-            },
-            'contoso.example',
-          ),
-        );
-      directory.update(ids[10]!, { displayName: 'Renamed Ten', jobTitle: 'Director' });
-      directory.update(ids[20]!, { accountEnabled: false });
-      directory.update(ids[30]!, { mail: null, mobilePhone: null });
-      directory.remove(ids[40]!, 'changed');
-      directory.remove(ids[250]!, 'deleted');
-      directory.update(ids[60]!, { displayName: 'Changed Then Gone' });
-      directory.remove(ids[60]!, 'deleted');
-      const second = await sync();
-      // Assess
-      assert.equal(second.result, 'delta');
-      assert.equal(second.written, 6); // three joiners, three changed users
-      assert.equal(second.removed, 3);
-      const live = await liveListing(adapter);
-      assert.equal(live.length, 300 + 3 - 3);
-      assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(live));
-    },
-  );
+  it('keeps the baseline equal to a live listing through adds, changes and deletes', async () => {
+    // Prepare: the first sync reads every user through the delta query
+    assert.equal(feed.tombstones, true, 'the entra feed reports deletions');
+    const first = await sync();
+    assert.equal(first.result, 'full');
+    assert.equal(first.written, 300);
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
+    // Act: changes at Graph, then a delta sync
+    const ids = vendors.graph.users.map((u) => String(u['id']));
+    const directory = vendors.graph.directory;
+    for (let n = 1; n <= 3; n++)
+      directory.add(
+        graphUser(
+          {
+            ...vendors.graph.people[0]!,
+            id: `p${9000 + n}`,
+            email: `joiner.${n}@example.com`,
+            displayName: `Joiner ${n}`,
+          },
+          'contoso.example',
+        ),
+      );
+    directory.update(ids[10]!, { displayName: 'Renamed Ten', jobTitle: 'Director' });
+    directory.update(ids[20]!, { accountEnabled: false });
+    directory.update(ids[30]!, { mail: null, mobilePhone: null });
+    directory.remove(ids[40]!, 'changed');
+    directory.remove(ids[250]!, 'deleted');
+    directory.update(ids[60]!, { displayName: 'Changed Then Gone' });
+    directory.remove(ids[60]!, 'deleted');
+    const second = await sync();
+    // Assess
+    assert.equal(second.result, 'delta');
+    assert.equal(second.written, 6); // three joiners, three changed users
+    assert.equal(second.removed, 3);
+    const live = await liveListing(adapter);
+    assert.equal(live.length, 300 + 3 - 3);
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(live));
+  });
 
-  it(
-    'reads everything again when Graph has forgotten the delta link, and still matches a live listing',
-    { skip: skipReason },
-    async () => {
-      const directory = vendors.graph.directory;
-      const ids = vendors.graph.users.map((u) => String(u['id']));
-      directory.expireDeltaLinks();
-      directory.remove(ids[5]!, 'deleted');
-      directory.update(ids[6]!, { department: 'Moved' });
-      const outcome = await sync();
-      assert.equal(outcome.result, 'full');
-      assert.equal(outcome.removed, 1); // the sweep after the full read
-      assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
-      const after = await sync();
-      assert.equal(after.result, 'delta');
-      assert.equal(after.written + after.removed, 0);
-    },
-  );
+  it('reads everything again when Graph has forgotten the delta link, and still matches a live listing', async () => {
+    const directory = vendors.graph.directory;
+    const ids = vendors.graph.users.map((u) => String(u['id']));
+    directory.expireDeltaLinks();
+    directory.remove(ids[5]!, 'deleted');
+    directory.update(ids[6]!, { department: 'Moved' });
+    const outcome = await sync();
+    assert.equal(outcome.result, 'full');
+    assert.equal(outcome.removed, 1); // the sweep after the full read
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
+    const after = await sync();
+    assert.equal(after.result, 'delta');
+    assert.equal(after.written + after.removed, 0);
+  });
 });

@@ -36,7 +36,7 @@ import { refusedTokenForgotten } from './entra-source.js';
 import { readGraphDeltaPage } from './graph-page.js';
 import { GRAPH_SELECT } from './graph-query.js';
 import type { EntraSourceOptions } from './options.js';
-import { graphUserMapper } from './user-record.js';
+import { graphUserMapper, observedAtOf } from './user-record.js';
 
 /** Error codes Graph answers for a delta link it no longer keeps (delta-query-overview.md). */
 const RESYNC_CODES = new Set(['syncstatenotfound', 'resyncrequired', 'syncstateinvalid']);
@@ -168,9 +168,4 @@ function toBatch(
   if (skipped > 0)
     settings.log?.({ event: 'provider_records_skipped', source, reason: 'malformed_record', count: skipped });
   return { upserts, deletes };
-}
-
-function observedAtOf(date: string | undefined): string {
-  const at = date === undefined ? Number.NaN : Date.parse(date);
-  return new Date(Number.isNaN(at) ? Date.now() : at).toISOString();
 }
