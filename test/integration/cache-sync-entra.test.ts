@@ -21,7 +21,7 @@ import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
-const PREFIX = 'entra-delta-';
+const PREFIX = 'it-sync-entra-';
 
 /** A record without the time it was read: what a baseline and a live read must agree on. */
 const content = ({ observed_at: _observed, ...rest }: RawRecord) => rest;
@@ -41,7 +41,7 @@ async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> {
   return out;
 }
 
-describe('entra delta sync against a live read', javaSuite(180_000), () => {
+describe('the source cache against the Graph replay', javaSuite(180_000), () => {
   let db: DynamoDbLocal | undefined;
   let client: DynamoDBClient;
   let vendors: OAuthVendors;
@@ -109,7 +109,15 @@ describe('entra delta sync against a live read', javaSuite(180_000), () => {
     directory.remove(ids[250]!, 'deleted');
     directory.update(ids[60]!, { displayName: 'Changed Then Gone' });
     directory.remove(ids[60]!, 'deleted');
+    const requestsBefore = vendors.graph.seen.length;
     const second = await sync();
+    // Only the stored delta link was followed: no listing of /users, no new first round.
+    const asked = vendors.graph.seen.slice(requestsBefore).map((r) => r.url);
+    assert.ok(asked.length > 0);
+    assert.ok(
+      asked.every((url) => /^\/v1\.0\/users\/delta\?(%24|\$)deltatoken=/.test(url)),
+      JSON.stringify(asked.length),
+    );
     // Assess
     assert.equal(second.result, 'delta');
     assert.equal(second.written, 6); // three joiners, three changed users
