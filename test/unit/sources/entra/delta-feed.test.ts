@@ -10,10 +10,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, afterEach, before, describe, it } from 'node:test';
 import type { RawRecord } from '../../../../lambda/federation/index.js';
-import { WatermarkExpiredError } from '../../../../lambda/sources/cache/index.js';
+import { changeFeedFor, WatermarkExpiredError } from '../../../../lambda/sources/cache/index.js';
 import type { ChangeBatch, ChangeFeed } from '../../../../lambda/sources/cache/index.js';
 import { createEntraDeltaFeed } from '../../../../lambda/sources/entra/delta-feed.js';
-import { entraOptionsFromSpec } from '../../../../lambda/sources/entra/index.js';
+import { createEntraSourceFactory, entraOptionsFromSpec } from '../../../../lambda/sources/entra/index.js';
 import { isProviderError } from '../../../../lambda/sources/kernel/index.js';
 import type { ProviderLogEntry, ProviderSettings } from '../../../../lambda/sources/kernel/index.js';
 import { graphUser } from '../../../../local/providers/graph/users.js';
@@ -192,5 +192,16 @@ describe('entra delta feed', { timeout: 60_000 }, () => {
     const failure = await collect(foreign.changes(undefined, readOptions())).catch((error: unknown) => error);
     assert.ok(isProviderError(failure));
     assert.equal(failure.code, 'source_identity_mismatch');
+  });
+
+  it('is the feed the cache’s table gives a source the entra factory built', async () => {
+    const spec = vendors.entraSpec();
+    const adapter = createEntraSourceFactory(SETTINGS)(spec);
+    const tableFeed = changeFeedFor(spec, adapter);
+    assert.equal(tableFeed?.tombstones, true);
+    const round = await collect(tableFeed.changes(undefined, readOptions()));
+    assert.match(round.watermark ?? '', /\/users\/delta\?%24deltatoken=/);
+    // A spec the factory never saw (built by hand) has only its adapter: the listing feed, without tombstones.
+    assert.equal(changeFeedFor({ ...spec }, adapter)?.tombstones, false);
   });
 });
