@@ -59,10 +59,33 @@ export interface ReadOptions {
   readonly deadline: number;
 }
 
+/**
+ * One step of a layered read (a cached source, `lambda/sources/cache`):
+ * - `baseline`: records answered from a stored baseline that was current at `as_of` (ISO 8601);
+ * - `delta`: the provider's changes since that baseline, applied as one step: every earlier record of the
+ *   source whose `external_id` is in `retracted` (deleted, changed, or no longer matching) leaves the result,
+ *   then `records` (the changed and added records that match) join it. The delta is the read's last step;
+ * - `live`: records read from the provider, as `read` yields them (a stale or missing baseline).
+ */
+export type LayeredPage =
+  | { readonly layer: 'baseline'; readonly as_of: string; readonly records: readonly RawRecord[] }
+  | {
+      readonly layer: 'delta';
+      readonly retracted: readonly string[];
+      readonly records: readonly RawRecord[];
+    }
+  | { readonly layer: 'live'; readonly records: readonly RawRecord[] };
+
 /** A record source. `read` yields provider pages; any size is fine, the engine re-chunks them. */
 export interface SourceAdapter {
   readonly source: SourceRef;
   /** This source's own timeout; overrides the operation's `sourceTimeoutMs`. */
   readonly timeoutMs?: number;
   read(query: SourceQuery, options: ReadOptions): AsyncIterable<readonly RawRecord[]>;
+  /**
+   * A read in layers, for a source that can answer from a baseline first. When present the engine calls it
+   * instead of `read`, so the final result and its metadata can say which layer each record came from and
+   * drop what the delta retracted. Plain adapters leave it out.
+   */
+  readonly readLayers?: (query: SourceQuery, options: ReadOptions) => AsyncIterable<LayeredPage>;
 }

@@ -136,6 +136,27 @@ describe('source notifications (contract §3–§5)', () => {
   });
 });
 
+describe('page origin', () => {
+  it('marks a page answered from a baseline or a delta in its _meta, after the context, and leaves live pages as they were', () => {
+    const sent: JsonRpcNotification[] = [];
+    const notify = createSourceResultNotifier('r', context, (n) => sent.push(n));
+    const a = { source_type: 't', source_identity: 'a' };
+    notify({ status: 'page', source: a, pageIndex: 1, records: [], origin: 'cache_baseline' });
+    notify({ status: 'page', source: a, pageIndex: 2, records: [], origin: 'source_delta' });
+    notify({ status: 'page', source: a, pageIndex: 3, records: [] });
+    notify({ status: 'complete', source: a, pageIndex: 3 });
+    assert.deepEqual(
+      sent.map((n) => [Object.keys(n.params ?? {}).at(-1), n.params?._meta]),
+      [
+        ['_meta', { 'bos/page_origin': 'cache_baseline' }],
+        ['_meta', { 'bos/page_origin': 'source_delta' }],
+        ['context', undefined],
+        ['context', undefined],
+      ],
+    );
+  });
+});
+
 describe('result text block', () => {
   it('writes structuredContent as the contract final frame does', (t) => {
     let contract: string;
