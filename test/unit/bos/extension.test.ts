@@ -79,16 +79,16 @@ describe('bos/source-results/v1 negotiation (contract §2)', () => {
   });
 });
 
-describe('source notifications (contract §3–§5)', () => {
-  const context = {
-    context_handle: 'DISCOVERED_CONTEXT_HANDLE',
-    organization_name: 'Example Organization',
-    application_name: 'Example Application',
-    installation_name: 'Example Installation',
-    role_label: 'Example Role',
-    is_default: true,
-  };
+const context = {
+  context_handle: 'DISCOVERED_CONTEXT_HANDLE',
+  organization_name: 'Example Organization',
+  application_name: 'Example Application',
+  installation_name: 'Example Installation',
+  role_label: 'Example Role',
+  is_default: true,
+};
 
+describe('source notifications (contract §3–§5)', () => {
   it('serialises page, complete and error frames byte for byte as the contract examples', (t) => {
     let contract: string;
     try {
