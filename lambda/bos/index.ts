@@ -29,6 +29,7 @@ export {
   parseDirectoryDocument,
   readSourceDefinitionEntries,
   readSourceDefinitions,
+  sourceCacheMillis,
   sourceCredential,
 } from './directory/index.js';
 export type {
@@ -43,6 +44,7 @@ export type {
   InMemoryDirectoryOptions,
   ItemsDirectoryOptions,
   PublicContext,
+  SourceCacheDefinition,
   SourceCredential,
   SourceDefinition,
   SourceDefinitionEntry,

@@ -16,7 +16,12 @@
  */
 import { ConfigError } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
-import { DEMO_DIRECTORY_DOCUMENT, readSourceDefinitionEntries, sourceCredential } from '../bos/index.js';
+import {
+  DEMO_DIRECTORY_DOCUMENT,
+  readSourceDefinitionEntries,
+  sourceCacheMillis,
+  sourceCredential,
+} from '../bos/index.js';
 import type { CredentialResolver, DirectoryItemsReader, SourceDefinition } from '../bos/index.js';
 import type { SourceAdapter } from '../federation/index.js';
 import type { Logger } from '../mcp/index.js';
@@ -51,6 +56,11 @@ export interface ComposedSources {
   refresh(): Promise<void>;
   /** The adapter kind (`fixture`, `scim`, …) a source id was built with: the `source.type` of its metrics. */
   kindOf(sourceId: string): string | undefined;
+  /**
+   * The spec a source id was built from (its kind, options, bound credential and cache policy): what the
+   * source cache's sync and read paths build a change feed from. `undefined` for a fixture-preset source.
+   */
+  specOf(sourceId: string): SourceSpec | undefined;
 }
 
 /** Options of {@link composeSources}. */
@@ -91,6 +101,7 @@ export function composeSources(
     return fixed(
       presets.map((o) => traced(createFixtureSource(o))),
       () => FIXTURE_ADAPTER,
+      () => undefined,
     );
   }
 
@@ -99,25 +110,27 @@ export function composeSources(
     (resolver ??= composeCredentialResolver(local, env)).resolve(name);
   const settings = providerSettings(local, logger, options);
   const factories = createSourceFactories(settings, { latencyScale: knobs.latencyScale });
-  const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
-  const kinds = new Map<string, string>();
+  const toSpec = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
+  const specs = new Map<string, SourceSpec>();
   const build = (spec: SourceSpec): SourceAdapter => {
     const adapter = traced(buildSource(spec, factories));
-    kinds.set(spec.source_id, spec.adapter);
+    specs.set(spec.source_id, spec);
     return adapter;
   };
-  const kindOf = (sourceId: string) => kinds.get(sourceId);
+  const kindOf = (sourceId: string) => specs.get(sourceId)?.adapter;
+  const specOf = (sourceId: string) => specs.get(sourceId);
 
   const items = options.items;
   if (items === undefined)
     return fixed(
-      buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(specOf), build),
+      buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(toSpec), build),
       kindOf,
+      specOf,
     );
   const catalog = createSourceCatalog({
     load: async () =>
       (await readSourceDefinitionEntries(items)).map((entry) =>
-        'definition' in entry ? specOf(entry.definition) : entry,
+        'definition' in entry ? toSpec(entry.definition) : entry,
       ),
     build,
     onInvalid: (sourceId, error) =>
@@ -125,7 +138,7 @@ export function composeSources(
     onLoadError: (error) => logger.error('bos.sources.load_failed', problemsOf(error)),
     ttlMs: options.definitionsTtlMs ?? SOURCE_DEFINITIONS_TTL_MS,
   });
-  return { sources: catalog.sources, refresh: () => catalog.refresh(), kindOf };
+  return { sources: catalog.sources, refresh: () => catalog.refresh(), kindOf, specOf };
 }
 
 /**
@@ -163,7 +176,9 @@ function specFor(
   logger: Logger,
 ): SourceSpec {
   const { source_id, adapter, options, credential_ref } = definition;
-  if (credential_ref === undefined) return { source_id, adapter, options };
+  const policy = sourceCacheMillis(definition.cache);
+  const cache = policy === undefined ? {} : { cache: policy };
+  if (credential_ref === undefined) return { source_id, adapter, options, ...cache };
   const logged: CredentialResolver = {
     async resolve(name) {
       try {
@@ -179,7 +194,7 @@ function specFor(
       }
     },
   };
-  return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref) };
+  return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref), ...cache };
 }
 
 /** Every spec built, or one `ConfigError` listing every definition's problems. */
@@ -201,11 +216,13 @@ function buildAll(specs: readonly SourceSpec[], build: (spec: SourceSpec) => Sou
 function fixed(
   adapters: readonly SourceAdapter[],
   kindOf: (sourceId: string) => string | undefined,
+  specOf: (sourceId: string) => SourceSpec | undefined,
 ): ComposedSources {
   return {
     sources: new Map(adapters.map((a) => [a.source.source_identity, a])),
     refresh: () => Promise.resolve(),
     kindOf,
+    specOf,
   };
 }
 
