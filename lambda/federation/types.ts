@@ -73,7 +73,7 @@ export interface SourceErrorEntry {
 }
 
 /**
- * How the final result was retrieved (docs/bos.md "Source cache"): `live_provider` when no source answered
+ * How the final result was retrieved (docs/bos.md "Reading a cached source"): `live_provider` when no source answered
  * from a baseline; `cache_baseline_with_delta` when some did and every one of them applied its delta (as
  * current as a live read); `cache_baseline` when some source answered from its baseline alone (its delta
  * failed or ran out of time), so part of the result is as old as that baseline.

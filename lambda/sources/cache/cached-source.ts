@@ -1,7 +1,7 @@
 /**
  * The read path of a cached source: a {@link SourceAdapter} whose layered read answers from the source's
  * baseline first and then applies the provider's changes since the baseline's watermark (docs/bos.md
- * "Source cache"). Its plain `read` is the live adapter's, unchanged.
+ * "Reading a cached source"). Its plain `read` is the live adapter's, unchanged.
  *
  * - A baseline is used only when its state is `ready`, it has a watermark, and its last sync is within the
  *   policy's `max_staleness`; otherwise (or when the store cannot be read) the read is live, as without a cache.

@@ -1,6 +1,6 @@
 /**
  * Layered reads (a cached source): baseline pages first, then the delta, whose retractions leave the final
- * result; metadata says truthfully which layers answered (docs/bos.md "Source cache").
+ * result; metadata says truthfully which layers answered (docs/bos.md "Reading a cached source").
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
