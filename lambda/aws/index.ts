@@ -29,7 +29,14 @@ export { LambdaTaskLauncher, TaskLaunchError } from './edge/index.js';
 export type { LambdaTaskLauncherOptions } from './edge/index.js';
 export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './edge/index.js';
 export type { TaskWorkerEvent } from './edge/index.js';
-export { createDynamoDbClient } from './dynamodb/index.js';
+export { createDynamoDbClient, DynamoDbBaselineStore } from './dynamodb/index.js';
+export type {
+  DynamoDbBaselineStoreOptions,
+  StoredLease,
+  StoredLookup,
+  StoredRecord,
+  StoredState,
+} from './dynamodb/index.js';
 export type { DynamoDbClientOptions } from './dynamodb/index.js';
 export { DynamoDbDirectoryItems } from './dynamodb/index.js';
 export type { DynamoDbDirectoryItemsOptions, PlainItem } from './dynamodb/index.js';

@@ -72,6 +72,8 @@ export interface BaselineStore {
   sweep(sourceId: string, syncId: string): Promise<number>;
   /** Removes every item of a source (a source removed from the directory, or an operator's purge). */
   purge(sourceId: string): Promise<void>;
+  /** The ids of every source the store holds a sync state for (what a purge of removed sources compares). */
+  sourceIds(): Promise<readonly string[]>;
 }
 
 /** One batch of a change feed: records added or changed, records gone, and where the feed now stands. */
