@@ -88,8 +88,11 @@ export interface SourceCompositionOptions {
 export interface SourceCacheWiring {
   /** The baseline store (DynamoDB when deployed; keyed by source id, so a context reads only its sources). */
   readonly store: BaselineStore;
-  /** The change feed of a cached source, or undefined when its kind has none (that source reads live). */
-  feedFor(spec: SourceSpec): ChangeFeed | undefined;
+  /**
+   * The change feed of a cached source over its live adapter, or undefined when its kind has none (that
+   * source reads live). Usually `changeFeedFor` of `lambda/sources/cache`.
+   */
+  feedFor(spec: SourceSpec, live: SourceAdapter): ChangeFeed | undefined;
 }
 
 /**
@@ -218,7 +221,7 @@ function cachedOrLive(
   cache: SourceCacheWiring | undefined,
   logger: Logger,
 ): SourceAdapter {
-  const feed = spec.cache === undefined ? undefined : cache?.feedFor(spec);
+  const feed = spec.cache === undefined ? undefined : cache?.feedFor(spec, live);
   if (spec.cache === undefined || cache === undefined || feed === undefined) return live;
   return createCachedSource({
     live,

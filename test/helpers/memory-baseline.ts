@@ -6,6 +6,7 @@
 import { normaliseEmail, normalisePhone, singleKeyRecordRef } from '../../lambda/federation/index.js';
 import type { RawRecord, SourceAdapter, SourceQuery, SourceRef } from '../../lambda/federation/index.js';
 import { matchRecords } from '../../lambda/sources/index.js';
+import { createMemoryBaselineStore } from '../../lambda/sources/cache/index.js';
 import type {
   BaselineLookup,
   BaselineState,
@@ -13,96 +14,76 @@ import type {
   ChangeBatch,
   ChangeFeed,
   SyncLease,
-} from '../../lambda/sources/cache/port.js';
+} from '../../lambda/sources/cache/index.js';
 
-/** A baseline store in memory; `touched` lists every source id a call named, in call order. */
+/**
+ * The cache's in-memory store, recording every source id a call names (`touched`, in call order; `*` for a call
+ * over all sources), and able to fail every call (a store outage).
+ */
 export class MemoryBaselineStore implements BaselineStore {
   readonly touched: string[] = [];
-  readonly #states = new Map<string, BaselineState>();
-  readonly #records = new Map<string, Map<string, { record: RawRecord; syncId?: string }>>();
-  /** Set to make every call reject (a store outage). */
   failing = false;
+  readonly #inner = createMemoryBaselineStore();
 
-  #of(sourceId: string) {
+  #touch(sourceId: string): void {
     this.touched.push(sourceId);
     if (this.failing) throw new Error('store unavailable');
-    let records = this.#records.get(sourceId);
-    if (records === undefined) {
-      records = new Map<string, { record: RawRecord; syncId?: string }>();
-      this.#records.set(sourceId, records);
-    }
-    return records;
   }
 
-  readState(sourceId: string): Promise<BaselineState | undefined> {
-    return Promise.resolve().then(() => (this.#of(sourceId), this.#states.get(sourceId)));
+  async readState(sourceId: string): Promise<BaselineState | undefined> {
+    await Promise.resolve();
+    this.#touch(sourceId);
+    return this.#inner.readState(sourceId);
   }
 
   writeState(state: BaselineState): Promise<void> {
-    this.#of(state.sourceId);
-    this.#states.set(state.sourceId, state);
-    return Promise.resolve();
+    this.#touch(state.sourceId);
+    return this.#inner.writeState(state);
   }
 
   acquireLease(sourceId: string, owner: string, ttlMs: number): Promise<SyncLease | undefined> {
-    this.#of(sourceId);
-    return Promise.resolve({ sourceId, owner, expiresAt: Date.now() + ttlMs });
+    this.#touch(sourceId);
+    return this.#inner.acquireLease(sourceId, owner, ttlMs);
   }
 
-  releaseLease(): Promise<void> {
-    return Promise.resolve();
+  releaseLease(lease: SyncLease): Promise<void> {
+    this.#touch(lease.sourceId);
+    return this.#inner.releaseLease(lease);
   }
 
-  async *readPages(sourceId: string, pageSize: number): AsyncIterable<readonly RawRecord[]> {
-    const all = [...this.#of(sourceId).values()]
-      .map((item) => item.record)
-      .sort((a, b) => (a.external_id < b.external_id ? -1 : a.external_id > b.external_id ? 1 : 0));
-    for (let i = 0; i < all.length; i += pageSize) {
-      await Promise.resolve();
-      yield all.slice(i, i + pageSize);
-    }
+  readPages(sourceId: string, pageSize: number, signal: AbortSignal): AsyncIterable<readonly RawRecord[]> {
+    this.#touch(sourceId);
+    return this.#inner.readPages(sourceId, pageSize, signal);
   }
 
   lookup(sourceId: string, lookup: BaselineLookup): Promise<readonly RawRecord[]> {
-    const found = [...this.#of(sourceId).values()]
-      .map((item) => item.record)
-      .filter(
-        (r) =>
-          (lookup.recordRef !== undefined && singleKeyRecordRef(r) === lookup.recordRef) ||
-          (lookup.email !== undefined && normaliseEmail(r.email) === lookup.email) ||
-          (lookup.phone !== undefined && normalisePhone(r.phone) === lookup.phone),
-      );
-    return Promise.resolve(found);
+    this.#touch(sourceId);
+    return this.#inner.lookup(sourceId, lookup);
   }
 
   put(sourceId: string, records: readonly RawRecord[], syncId?: string): Promise<void> {
-    const items = this.#of(sourceId);
-    for (const record of records)
-      items.set(record.external_id, syncId === undefined ? { record } : { record, syncId });
-    return Promise.resolve();
+    this.#touch(sourceId);
+    return this.#inner.put(sourceId, records, syncId);
   }
 
   remove(sourceId: string, externalIds: readonly string[]): Promise<void> {
-    const items = this.#of(sourceId);
-    for (const id of externalIds) items.delete(id);
-    return Promise.resolve();
+    this.#touch(sourceId);
+    return this.#inner.remove(sourceId, externalIds);
   }
 
   sweep(sourceId: string, syncId: string): Promise<number> {
-    const items = this.#of(sourceId);
-    let removed = 0;
-    for (const [id, item] of items)
-      if (item.syncId !== syncId) {
-        items.delete(id);
-        removed++;
-      }
-    return Promise.resolve(removed);
+    this.#touch(sourceId);
+    return this.#inner.sweep(sourceId, syncId);
   }
 
   purge(sourceId: string): Promise<void> {
-    this.#of(sourceId).clear();
-    this.#states.delete(sourceId);
-    return Promise.resolve();
+    this.#touch(sourceId);
+    return this.#inner.purge(sourceId);
+  }
+
+  sourceIds(): Promise<readonly string[]> {
+    this.#touch('*');
+    return this.#inner.sourceIds();
   }
 }
 
