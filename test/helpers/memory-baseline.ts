@@ -3,7 +3,6 @@
  * touched, an in-memory provider whose people change between reads (its live adapter and its change feed),
  * and a full sync that fills a baseline from a feed. The deployed store is the DynamoDB one.
  */
-import { normaliseEmail, normalisePhone, singleKeyRecordRef } from '../../lambda/federation/index.js';
 import type { RawRecord, SourceAdapter, SourceQuery, SourceRef } from '../../lambda/federation/index.js';
 import { matchRecords } from '../../lambda/sources/index.js';
 import { createMemoryBaselineStore } from '../../lambda/sources/cache/index.js';
