@@ -8,9 +8,10 @@ import type { FederationErrorCode } from './errors.js';
 import type { FederationEvent, PageOrigin } from './events.js';
 import { validateOptions } from './options.js';
 import type { FederationOptions } from './options.js';
-import type { SourceAdapter } from './port.js';
 import { planFor } from './query-plan.js';
 import type { QueryPlan } from './query-plan.js';
+import { KeyedRun } from './keyed-run.js';
+import type { SourceState } from './source-state.js';
 import { readSource } from './source-reader.js';
 import type { ReadOutcome } from './source-reader.js';
 import { formatObservedAt } from './timestamps.js';
@@ -23,21 +24,6 @@ import type {
 } from './types.js';
 import { entryOf } from './validate.js';
 import type { NormalizedRecord, ValidatedPage } from './validate.js';
-
-interface SourceState {
-  readonly adapter: SourceAdapter;
-  pageIndex: number;
-  started: boolean;
-  /** Whether any of its records reached the final merge (even without a published page, for get_person). */
-  contributed: boolean;
-  /** A layered read's baseline instant (epoch ms), once it answered from one. */
-  baselineAt?: number;
-  /** Whether a layered read's delta was applied over its baseline. */
-  deltaApplied: boolean;
-  controller?: AbortController;
-  timer?: ReturnType<typeof setTimeout>;
-  terminal?: { readonly code: SourceErrorCode | undefined; readonly at: number };
-}
 
 const compareSources = (a: SourceRef, b: SourceRef) =>
   a.source_type < b.source_type
@@ -63,7 +49,10 @@ class FederationRun {
   /** Every delivered record, for the final merge. */
   readonly #delivered: NormalizedRecord[] = [];
   readonly #sinkPending = new Set<Promise<void>>();
+  /** Sources waiting for a read slot, in start order (a keyed source that cannot answer by keys joins late). */
+  readonly #queue: SourceState[];
   #next = 0;
+  readonly #keyed: KeyedRun | undefined;
   #running = 0;
   #settled = 0;
   #deadlinePassed = false;
@@ -84,6 +73,29 @@ class FederationRun {
       contributed: false,
       deltaApplied: false,
     }));
+    const recordRef = options.query.operation === 'get_person' ? options.query.record_ref : undefined;
+    const keyed = this.#states.filter((s) => recordRef !== undefined && s.adapter.openKeyed !== undefined);
+    this.#queue = this.#states.filter((s) => !keyed.includes(s));
+    this.#keyed =
+      recordRef === undefined || keyed.length === 0
+        ? undefined
+        : new KeyedRun(recordRef, keyed, {
+            deliver: (state, page) => this.#deliverAll(state, page),
+            fallBack: (state) => {
+              if (this.#deadlinePassed) this.#terminal(state, 'source_timeout');
+              else this.#queue.push(state);
+              this.#startMore();
+              this.#maybeFinish();
+            },
+            othersDone: () => this.#queue.every((s) => s.terminal !== undefined),
+            pool: () => this.#delivered,
+            end: (state, code) => {
+              if (state.terminal !== undefined || this.#over) return;
+              clearTimeout(state.timer);
+              this.#terminal(state, code);
+              this.#maybeFinish();
+            },
+          });
     this.#pageSize = options.pageSize ?? 100;
     this.#maxConcurrent = options.maxConcurrentSources ?? 8;
     this.#clock = options.clock ?? Date.now;
@@ -105,6 +117,7 @@ class FederationRun {
     // A budget already spent starts no read at all: every source ends with source_timeout at pageIndex 0.
     if (budget <= 0) this.#onDeadline();
     else this.#deadlineTimer = setTimeout(() => this.#onDeadline(), budget);
+    this.#keyed?.open(this.#options.deadline);
     this.#startMore();
     this.#maybeFinish();
     return done;
@@ -112,7 +125,7 @@ class FederationRun {
 
   #startMore(): void {
     while (!this.#deadlinePassed && !this.#over && this.#running < this.#maxConcurrent) {
-      const state = this.#states[this.#next];
+      const state = this.#queue[this.#next];
       if (state === undefined) return;
       this.#next++;
       this.#start(state);
@@ -236,7 +249,17 @@ class FederationRun {
       outcome.kind === 'complete' ? undefined : outcome.kind === 'error' ? outcome.code : 'source_timeout',
     );
     this.#startMore();
+    this.#keyed?.maybeClose();
     this.#maybeFinish();
+  }
+
+  /** Delivers a validated page in chunks of `pageSize`, waiting on the sink; false once the run is over. */
+  async #deliverAll(state: SourceState, page: ValidatedPage): Promise<boolean> {
+    for (let start = 0; start < page.length; start += this.#pageSize) {
+      const end = Math.min(start + this.#pageSize, page.length);
+      await this.#deliver(state, page, start, end, 'cache_baseline');
+    }
+    return !this.#over;
   }
 
   #terminal(state: SourceState, code: SourceErrorCode | undefined): void {
@@ -254,6 +277,7 @@ class FederationRun {
   #onDeadline(): void {
     if (this.#over) return;
     this.#deadlinePassed = true;
+    this.#keyed?.abort();
     for (const state of this.#states) {
       if (state.started) state.controller?.abort(timeoutReason());
       else this.#terminal(state, 'source_timeout'); // never started: no read to abort (§5 "Operation deadlines remain in force")
@@ -310,6 +334,7 @@ class FederationRun {
   #finish(reason?: unknown): void {
     this.#over = true;
     clearTimeout(this.#deadlineTimer);
+    this.#keyed?.abort();
     this.#options.signal?.removeEventListener('abort', this.#onOuterAbort);
     for (const state of this.#states) {
       clearTimeout(state.timer);

@@ -17,8 +17,10 @@ export { MIN_PHONE_DIGITS, normaliseEmail, normalisePhone } from './normalize.js
 export type { FederationOptions } from './options.js';
 export type {
   GetPersonQuery,
+  KeyedReader,
   LayeredPage,
   ListPeopleQuery,
+  PersonKeys,
   RawRecord,
   ReadOptions,
   SearchPeopleQuery,

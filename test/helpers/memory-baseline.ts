@@ -21,6 +21,8 @@ import type {
  */
 export class MemoryBaselineStore implements BaselineStore {
   readonly touched: string[] = [];
+  /** Sources whose records were paged through (a listing, not a keyed read). */
+  readonly listed: string[] = [];
   failing = false;
   readonly #inner = createMemoryBaselineStore();
 
@@ -52,6 +54,7 @@ export class MemoryBaselineStore implements BaselineStore {
 
   readPages(sourceId: string, pageSize: number, signal: AbortSignal): AsyncIterable<readonly RawRecord[]> {
     this.#touch(sourceId);
+    this.listed.push(sourceId);
     return this.#inner.readPages(sourceId, pageSize, signal);
   }
 

@@ -10,15 +10,19 @@
  * - The delta is gathered whole, then handed to the engine as one step: a failed or late delta leaves the
  *   baseline standing (the engine ends the source with its error) instead of half a delta.
  */
+import { isSourceError, normaliseEmail, normalisePhone, singleKeyRecordRef } from '../../federation/index.js';
 import type {
+  KeyedReader,
   LayeredPage,
+  PersonKeys,
   RawRecord,
   ReadOptions,
   SourceAdapter,
+  SourceErrorCode,
   SourceQuery,
 } from '../../federation/index.js';
 import { localMatcher, recordSearchText } from '../kernel/local-match.js';
-import type { BaselineState, BaselineStore, ChangeFeed, SourceCachePolicy } from './port.js';
+import type { BaselineLookup, BaselineState, BaselineStore, ChangeFeed, SourceCachePolicy } from './port.js';
 
 /** Options of {@link createCachedSource}. */
 export interface CachedSourceOptions {
@@ -67,7 +71,22 @@ export function createCachedSource(options: CachedSourceOptions): SourceAdapter 
     ...(live.timeoutMs === undefined ? {} : { timeoutMs: live.timeoutMs }),
     read: (query, readOptions) => live.read(query, readOptions),
     readLayers: (query, readOptions) => readLayers(options, query, readOptions),
+    openKeyed: (readOptions) => openKeyed(options, readOptions),
   };
+}
+
+/** The baseline's state and when it was current, or undefined when the read must go live. */
+async function usableState(
+  options: CachedSourceOptions,
+): Promise<{ state: BaselineState; at: number } | undefined> {
+  let state: BaselineState | undefined;
+  try {
+    state = await options.store.readState(options.sourceId);
+  } catch (error) {
+    options.onStoreError?.(error);
+  }
+  const at = usableBaselineAt(state, options.policy, (options.clock ?? Date.now)());
+  return state === undefined || at === undefined ? undefined : { state, at };
 }
 
 async function* readLayers(
@@ -76,18 +95,13 @@ async function* readLayers(
   readOptions: ReadOptions,
 ): AsyncGenerator<LayeredPage> {
   const { store, sourceId, live } = options;
-  let state: BaselineState | undefined;
-  try {
-    state = await store.readState(sourceId);
-  } catch (error) {
-    options.onStoreError?.(error);
-  }
-  const baselineAt = usableBaselineAt(state, options.policy, (options.clock ?? Date.now)());
-  if (state === undefined || baselineAt === undefined) {
+  const usable = await usableState(options);
+  if (usable === undefined) {
     for await (const records of live.read(query, readOptions)) yield { layer: 'live', records };
     return;
   }
-  const as_of = new Date(baselineAt).toISOString();
+  const { state } = usable;
+  const as_of = new Date(usable.at).toISOString();
   const keep = matcherOf(query);
   const limit = query.operation === 'search_people' ? (query.limit ?? Infinity) : Infinity;
   let sent = 0;
@@ -104,6 +118,57 @@ async function* readLayers(
 }
 
 /**
+ * A keyed reader over the baseline plus the provider's changes since it (gathered once for the whole
+ * lookup): found baseline records the delta retracted are dropped, changed records holding an asked key
+ * join. When the delta fails, the reader answers from the baseline alone and says why.
+ */
+async function openKeyed(
+  options: CachedSourceOptions,
+  readOptions: ReadOptions,
+): Promise<KeyedReader | undefined> {
+  const usable = await usableState(options);
+  if (usable === undefined) return undefined;
+  let delta: Extract<LayeredPage, { layer: 'delta' }> = { layer: 'delta', retracted: [], records: [] };
+  let error: SourceErrorCode | undefined;
+  try {
+    delta = await deltaSince(options.feed, usable.state.watermark, undefined, readOptions);
+  } catch (thrown) {
+    error = isSourceError(thrown) ? thrown.code : 'source_unavailable';
+  }
+  const retracted = new Set(delta.retracted);
+  const { store, sourceId } = options;
+  return {
+    as_of: new Date(usable.at).toISOString(),
+    deltaApplied: error === undefined,
+    ...(error === undefined ? {} : { error }),
+    async find(keys) {
+      const lookups: BaselineLookup[] = [
+        ...keys.recordRefs.map((recordRef) => ({ recordRef })),
+        ...keys.emails.map((email) => ({ email })),
+        ...keys.phones.map((phone) => ({ phone })),
+      ];
+      const found = new Map<string, RawRecord>();
+      for (const records of await Promise.all(lookups.map((lookup) => store.lookup(sourceId, lookup))))
+        for (const record of records)
+          if (!retracted.has(record.external_id)) found.set(record.external_id, record);
+      for (const record of delta.records) if (holdsAny(record, keys)) found.set(record.external_id, record);
+      return [...found.values()];
+    },
+  };
+}
+
+/** Whether `record` holds one of `keys` (its own ref, its normalised email or phone). */
+function holdsAny(record: RawRecord, keys: PersonKeys): boolean {
+  const email = normaliseEmail(record.email);
+  const phone = normalisePhone(record.phone);
+  return (
+    keys.recordRefs.includes(singleKeyRecordRef(record)) ||
+    (email !== null && keys.emails.includes(email)) ||
+    (phone !== null && keys.phones.includes(phone))
+  );
+}
+
+/**
  * The provider's changes since `watermark` as one delta step. Every changed or deleted id is retracted (its
  * baseline version no longer stands, whether or not the new one still matches); the changed records that
  * match join the result. Later batches win; within a batch a delete wins over an upsert of the same id.
@@ -113,7 +178,7 @@ async function deltaSince(
   watermark: string | undefined,
   keep: ((record: RawRecord) => boolean) | undefined,
   readOptions: ReadOptions,
-): Promise<LayeredPage> {
+): Promise<Extract<LayeredPage, { layer: 'delta' }>> {
   const retracted = new Set<string>();
   const changed = new Map<string, RawRecord>();
   for await (const batch of feed.changes(watermark, readOptions)) {
