@@ -8,6 +8,7 @@ import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
 import type { InvocationTelemetry } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
+import { composeCacheSync } from './compose-cache-sync.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
 import { localKnobs } from './compose-fixture-knobs.js';
@@ -93,6 +94,20 @@ export function composePlatform(
     },
   });
   const consoleAssets = createConsoleAssets({ authOrigin: new URL(config.auth.issuer).origin });
+  const syncCache = composeCacheSync(config, sources, logger, {
+    ...(telemetry === undefined
+      ? {}
+      : {
+          onOutcome: (outcome) =>
+            telemetry.cacheSynced({
+              ...outcome,
+              sourceType: sources.kindOf(outcome.sourceId) ?? 'unknown',
+              ...(sources.specOf(outcome.sourceId)?.cache === undefined
+                ? {}
+                : { maxStalenessMs: sources.specOf(outcome.sourceId)!.cache!.maxStalenessMs }),
+            }),
+        }),
+  });
   return {
     handle: (request, ctx) => {
       const path = new URL(request.url).pathname;
@@ -101,6 +116,7 @@ export function composePlatform(
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
     runTask: (ref, round) => platform.server.runTask(ref, round),
+    ...(syncCache === undefined ? {} : { syncCache }),
     responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:

@@ -62,6 +62,8 @@ export async function runSyncs(options: SyncRunOptions): Promise<SyncRunResult> 
       owner: options.owner,
       stopAt: options.stopAt,
       fullEveryMs: Math.max(FULL_SYNC_EVERY_MS, spec.cache?.refreshMs ?? 0),
+      // An event that names the source asks for it now; the schedule's honours each source's refresh.
+      ...(options.only === undefined ? { refreshMs: spec.cache?.refreshMs ?? 0 } : {}),
       now,
     });
     outcomes.push(outcome);

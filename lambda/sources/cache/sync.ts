@@ -10,15 +10,17 @@
  *
  * Nothing here logs a watermark or a checkpoint: either may be a provider's link holding a token.
  */
-import type { ReadOptions } from '../../federation/index.js';
 import { WatermarkExpiredError } from './port.js';
-import type { BaselineState, BaselineStore, ChangeFeed } from './port.js';
+import type { BaselineState, BaselineStore, ChangeBatch, ChangeFeed } from './port.js';
 
 /** What one sync did, for the log and the metrics (no watermark, no provider text). */
 export interface SyncOutcome {
   readonly sourceId: string;
-  /** `busy`: another worker holds the lease; `paused`: a full read stopped at the deadline, to be continued. */
-  readonly result: 'full' | 'delta' | 'paused' | 'busy' | 'failed';
+  /**
+   * `busy`: another worker holds the lease; `fresh`: synced within its refresh, left alone; `paused`: a full
+   * read stopped at the deadline, to be continued.
+   */
+  readonly result: 'full' | 'delta' | 'fresh' | 'paused' | 'busy' | 'failed';
   /** Records written (upserts) by this run. */
   readonly written: number;
   /** Records removed (deletes and the sweep). */
@@ -43,6 +45,11 @@ export interface SyncSourceOptions {
   readonly stopAt: number;
   /** A feed without tombstones gets a full read (and sweep) at least this often. */
   readonly fullEveryMs: number;
+  /**
+   * A ready baseline brought up to date less than this long ago is left alone (`fresh`): the schedule fires
+   * at the smallest refresh of the directory, each source syncs at its own. @default 0 (always sync)
+   */
+  readonly refreshMs?: number;
   /** @default Date.now */
   readonly now?: () => number;
   /** Fresh sync ids (tests fix them). @default crypto.randomUUID */
@@ -76,6 +83,9 @@ export async function syncSource(options: SyncSourceOptions): Promise<SyncOutcom
   try {
     const state = (await store.readState(sourceId)) ?? { sourceId, status: 'empty', recordCount: 0 };
     const progress = parseProgress(state.checkpoint);
+    const age = ageOf(state, started).baselineAgeMs;
+    if (progress === undefined && age !== undefined && age < (options.refreshMs ?? 0))
+      return done('fresh', { written: 0, removed: 0 }, state);
     const lastFull = state.lastFullSyncAt === undefined ? Number.NaN : Date.parse(state.lastFullSyncAt);
     const fullDue =
       state.watermark === undefined ||
@@ -116,7 +126,7 @@ async function delta(options: SyncSourceOptions, state: BaselineState, now: () =
   const { store, sourceId } = options;
   const counts = { written: 0, removed: 0 };
   let watermark: string | undefined;
-  for await (const batch of options.feed.changes(state.watermark, readOptions(options.stopAt))) {
+  for await (const batch of feedBatches(options.feed, state.watermark, options.stopAt)) {
     await apply(store, sourceId, batch.upserts, batch.deletes, undefined, counts);
     watermark = batch.watermark ?? watermark;
   }
@@ -145,7 +155,7 @@ async function full(
   await store.writeState({ ...base, checkpoint: JSON.stringify(saved) });
   let watermark: string | undefined;
   try {
-    for await (const batch of options.feed.changes(undefined, readOptions(options.stopAt), saved.feed)) {
+    for await (const batch of feedBatches(options.feed, undefined, options.stopAt, saved.feed)) {
       await apply(store, sourceId, batch.upserts, batch.deletes, syncId, counts);
       watermark = batch.watermark ?? watermark;
       if (batch.checkpoint !== undefined)
@@ -187,9 +197,26 @@ async function apply(
   counts.removed += deletes.length;
 }
 
-/** The feed's read options: its deadline is the run's stop time, and the signal fires then. */
-function readOptions(stopAt: number): ReadOptions {
-  return { signal: AbortSignal.timeout(Math.max(0, stopAt - Date.now())), deadline: stopAt };
+/**
+ * Reads `feed` with the run's stop time as its deadline and a signal that fires then. The timer is a plain
+ * (referenced) one: `AbortSignal.timeout`'s would let the process exit while a read waits on it.
+ */
+async function* feedBatches(
+  feed: ChangeFeed,
+  watermark: string | undefined,
+  stopAt: number,
+  resumeFrom?: string,
+): AsyncGenerator<ChangeBatch> {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new Error('the sync run reached its deadline')),
+    Math.max(0, stopAt - Date.now()),
+  );
+  try {
+    yield* feed.changes(watermark, { signal: controller.signal, deadline: stopAt }, resumeFrom);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 function parseProgress(text: string | undefined): FullProgress | undefined {
