@@ -41,7 +41,13 @@ export interface CallToolOptions extends SourceResultsHandlers {
   stream?: boolean;
   /** JSON-RPC id. @default the next integer */
   id?: RequestId;
+  /**
+   * Ends the call from the client's side. The client then also sends `notifications/cancelled` for the
+   * call's id: on AWS a dropped connection does not stop the server's work (docs/client.md "Cancelling").
+   */
   signal?: AbortSignal;
+  /** Send `notifications/cancelled` when `signal` aborts. @default true */
+  cancelOnAbort?: boolean;
   onComment?: (comment: string) => void;
 }
 
@@ -168,11 +174,38 @@ export class McpHttpClient {
     await this.connect();
     const id = options.id ?? this.#allocateId();
     const startedAt = Date.now();
-    const response = await this.#post(
-      { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
-      { stream: options.stream === true, signal: options.signal },
-    );
-    return consumeSourceResults(response, { ...options, requestId: id, startedAt });
+    const { signal } = options;
+    let cancelling: Promise<void> | undefined;
+    const onAbort = (): void => {
+      cancelling = this.cancel(id).catch(() => undefined);
+    };
+    if (signal !== undefined && options.cancelOnAbort !== false) {
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      const response = await this.#post(
+        { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+        { stream: options.stream === true, signal },
+      );
+      return await consumeSourceResults(response, { ...options, requestId: id, startedAt });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      await cancelling;
+    }
+  }
+
+  /**
+   * Sends `notifications/cancelled` for one of this client's requests (session-ful: in its session;
+   * stateless: bound to the caller's token). The server ignores ids it does not know or that finished.
+   */
+  async cancel(requestId: RequestId, reason?: string): Promise<void> {
+    const params: Record<string, unknown> = { requestId };
+    if (reason !== undefined) params.reason = reason;
+    const response = await this.#post({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+    await response.body?.cancel();
+    if (!response.ok)
+      throw new McpProtocolError('cancel_rejected', `notifications/cancelled got HTTP ${response.status}`);
   }
 
   /** Any request; returns its `result` or throws {@link McpRpcError} / {@link McpClientError}. */

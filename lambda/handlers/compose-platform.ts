@@ -87,6 +87,7 @@ export function composePlatform(
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
     operationTimeoutMs: config.operationTimeoutMs,
+    ...(config.contractUri === undefined ? {} : { contractUri: config.contractUri }),
     logger,
     ...(telemetry === undefined ? {} : { telemetry: operationTelemetry(telemetry) }),
     serverOptions: {
@@ -95,6 +96,7 @@ export function composePlatform(
       ...composeStores(config),
       maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
+      ...(config.listenerBudget === undefined ? {} : { initialSessionListenerBudget: config.listenerBudget }),
       logger,
       ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),
     },

@@ -1,7 +1,7 @@
 /**
  * DynamoDB implementations of the runtime's store ports (sessions, resumable streams, tasks, request state,
- * client replies), the directory's item reader and the source cache's baseline store, with the one client they
- * share.
+ * client replies, cancel markers), the directory's item reader and the source cache's baseline store, with the
+ * one client they share.
  */
 export { DynamoDbBaselineStore } from './dynamodb-baseline-store.js';
 export type {
@@ -22,6 +22,8 @@ export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
 export { isStoreOutage, reportingOutages, StoreRequestError } from './store-outage.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
+export { DynamoDbCancelStore } from './dynamodb-cancel-store.js';
+export type { DynamoDbCancelStoreOptions } from './dynamodb-cancel-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
 export { StreamStoreError } from './stream-store-error.js';
