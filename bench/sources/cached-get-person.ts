@@ -155,7 +155,7 @@ async function main(): Promise<void> {
           options: { base_url: scim.baseUrl },
           credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
         };
-        const live = createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true });
+        const live = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
         rows.push(await measure('scim', spec, live, () => scim.requests.length, store));
       } finally {
         await scim.close();

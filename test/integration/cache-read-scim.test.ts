@@ -62,7 +62,7 @@ describe('a cached SCIM source read against a live read', javaSuite(240_000), ()
       options: { base_url: scim.baseUrl, page_size: 50 },
       credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
     };
-    live = createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true });
+    live = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
     cached = createCachedSource({
       live,
       sourceId: 'acme-scim',
