@@ -15,6 +15,7 @@ export type {
   ConfirmedOutcome,
   ConsumeDiagnostics,
   ObservedSummary,
+  PageOrigin,
   ProtocolViolation,
   ProvisionalPage,
   PublicContext,

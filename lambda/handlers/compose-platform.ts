@@ -8,6 +8,8 @@ import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
 import type { InvocationTelemetry } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
+import { changeFeedFor } from '../sources/cache/index.js';
+import { composeBaselineStore } from './compose-baseline.js';
 import { composeCacheSync } from './compose-cache-sync.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
@@ -55,9 +57,13 @@ export function composePlatform(
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
+  // Cached sources read their baseline on BOS_BASELINE_TABLE first (docs/bos.md "Reading a cached source").
+  const baselines =
+    config.baselineTable === undefined ? undefined : composeBaselineStore(config, config.baselineTable);
   const sources = composeSources(config, env, logger, {
     knobs,
     ...(items === undefined ? {} : { items }),
+    ...(baselines === undefined ? {} : { cache: { store: baselines, feedFor: changeFeedFor } }),
     ...(telemetry === undefined
       ? {}
       : {
@@ -99,6 +105,7 @@ export function composePlatform(
   });
   const consoleAssets = createConsoleAssets({ authOrigin: new URL(config.auth.issuer).origin });
   const syncCache = composeCacheSync(config, sources, logger, {
+    ...(baselines === undefined ? {} : { store: baselines }),
     ...(telemetry === undefined
       ? {}
       : {

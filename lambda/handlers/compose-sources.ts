@@ -27,6 +27,7 @@ import type { SourceAdapter } from '../federation/index.js';
 import type { Logger } from '../mcp/index.js';
 import {
   buildSource,
+  createCachedSource,
   createFixtureSource,
   createSourceCatalog,
   createSourceFactories,
@@ -36,7 +37,7 @@ import {
   SourceConfigError,
   traceSource,
 } from '../sources/index.js';
-import type { ProviderSettings, SourceSpec } from '../sources/index.js';
+import type { BaselineStore, ChangeFeed, ProviderSettings, SourceSpec } from '../sources/index.js';
 import { composeCredentialResolver } from './compose-directory.js';
 import { isLocalRun, localKnobs } from './compose-fixture-knobs.js';
 import type { LocalKnobs } from './compose-fixture-knobs.js';
@@ -79,6 +80,19 @@ export interface SourceCompositionOptions {
   onRateLimitWait?: (sourceId: string, waitMs: number) => void;
   /** Told of every read a provider answered by local matching (the source's local-match metric). */
   onLocalMatch?: (sourceId: string) => void;
+  /** The source cache: without it, a source whose definition sets `cache` reads live as before. */
+  cache?: SourceCacheWiring;
+}
+
+/** What the read path of the source cache needs from the composition root. */
+export interface SourceCacheWiring {
+  /** The baseline store (DynamoDB when deployed; keyed by source id, so a context reads only its sources). */
+  readonly store: BaselineStore;
+  /**
+   * The change feed of a cached source over its live adapter, or undefined when its kind has none (that
+   * source reads live). Usually `changeFeedFor` of `lambda/sources/cache`.
+   */
+  feedFor(spec: SourceSpec, live: SourceAdapter): ChangeFeed | undefined;
 }
 
 /**
@@ -113,7 +127,7 @@ export function composeSources(
   const toSpec = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
   const specs = new Map<string, SourceSpec>();
   const build = (spec: SourceSpec): SourceAdapter => {
-    const adapter = traced(buildSource(spec, factories));
+    const adapter = cachedOrLive(spec, traced(buildSource(spec, factories)), options.cache, logger);
     specs.set(spec.source_id, spec);
     return adapter;
   };
@@ -195,6 +209,34 @@ function specFor(
     },
   };
   return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref), ...cache };
+}
+
+/**
+ * A source whose spec opts in to the cache (and whose kind has a change feed) reads through its baseline
+ * (`lambda/sources/cache`); any other reads live. The wrapped adapter keeps the live one's pair and timeout.
+ */
+function cachedOrLive(
+  spec: SourceSpec,
+  live: SourceAdapter,
+  cache: SourceCacheWiring | undefined,
+  logger: Logger,
+): SourceAdapter {
+  const feed = spec.cache === undefined ? undefined : cache?.feedFor(spec, live);
+  if (spec.cache === undefined || cache === undefined || feed === undefined) return live;
+  return createCachedSource({
+    live,
+    sourceId: spec.source_id,
+    store: cache.store,
+    feed,
+    policy: spec.cache,
+    // The error's class and code only: the read goes on live, and a store message has no use to a reader.
+    onStoreError: (error) =>
+      logger.warn('bos.sources.baseline_unreadable', {
+        source_id: spec.source_id,
+        errorName: error instanceof Error ? error.name : typeof error,
+        errorCode: (error as { code?: unknown } | undefined)?.code,
+      }),
+  });
 }
 
 /** Every spec built, or one `ConfigError` listing every definition's problems. */
