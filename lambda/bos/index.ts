@@ -77,7 +77,9 @@ export {
 export type {
   AuthenticateOptions,
   AuthOutcome,
+  JwksSource,
   JwtVerifierOptions,
+  KeySetFetch,
   ProtectedResourceMetadata,
   RemoteJwksOptions,
   TokenVerifier,

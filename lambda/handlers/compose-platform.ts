@@ -15,6 +15,7 @@ import { localKnobs } from './compose-fixture-knobs.js';
 import { createConsoleAssets, servesConsolePath } from './console-assets.js';
 import { composeSources } from './compose-sources.js';
 import { composeStores } from './compose-stores.js';
+import { boundedKeySetFetch } from './key-set-fetch.js';
 import { operationTelemetry } from './operation-telemetry.js';
 
 /** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
@@ -69,6 +70,7 @@ export function composePlatform(
     issuer: config.auth.issuer,
     audience: config.auth.audience,
     jwks: config.auth.jwksUrl,
+    fetchKeySet: boundedKeySetFetch(),
     requiredScope: BOS_READ_SCOPE,
   });
   const platform = createBosPlatform({

@@ -44,6 +44,8 @@ export type {
 export { createSourceFactories } from './factories.js';
 export { foldForMatch, matchRecords } from './kernel/local-match.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
+// The one bounded-body HTTP exchange, also the composition root's for the issuer's key set.
+export { sendHttp } from './kernel/http-transport.js';
 // The kinds' factories and names come from their light modules (options reading only): an adapter's read
 // path is loaded by `import()` on its first read (`registry/deferred.ts`), so it must not be reachable from
 // here by a static import (docs/performance.md "Cold start").

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { JsonObject, JsonRpcNotification, McpRequestContext } from '../../../lambda/mcp/types.js';
+import type { JsonObject, JsonRpcNotification, McpRequestContext } from '../../../lambda/mcp/types/index.js';
 import {
   createSourceResultNotifier,
   negotiatesSourceResults,
