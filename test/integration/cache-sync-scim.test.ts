@@ -62,7 +62,7 @@ describe('the source cache against the local SCIM server', javaSuite(240_000), (
       options: { base_url: scim.baseUrl, page_size: 50 },
       credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
     };
-    adapter = createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true });
+    adapter = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
   });
 
   after(async () => {
