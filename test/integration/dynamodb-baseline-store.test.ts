@@ -4,7 +4,6 @@
  * source), the sync-state item and its lease, the sweep after a full sync, and a purge.
  */
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
@@ -15,17 +14,9 @@ import type { BaselineStore } from '../../lambda/sources/cache/index.js';
 import { baselineTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
+import { needsJava } from '../helpers/java.js';
 
 const PREFIX = 'it-';
-
-function javaAvailable(): boolean {
-  try {
-    execFileSync('java', ['-version'], { stdio: 'ignore' });
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 function person(id: number, overrides: Partial<RawRecord> = {}): RawRecord {
   return {
@@ -50,7 +41,7 @@ async function all(store: BaselineStore, sourceId: string, pageSize = 100): Prom
 }
 
 describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => {
-  const skipReason = javaAvailable() ? undefined : 'java is not installed (DynamoDB Local needs Java 17)';
+  const skipReason = needsJava() || undefined;
   let db: DynamoDbLocal | undefined;
   let client: DynamoDBClient;
   let store: BaselineStore;

@@ -7,7 +7,7 @@
  */
 import { MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Metrics } from '@aws-lambda-powertools/metrics';
-import { DIMENSION } from './call-metrics.js';
+import { blob, DIMENSION } from './call-metrics.js';
 
 /** Sync metric names (same namespace as the call metrics). */
 export const SYNC_METRIC = {
@@ -51,13 +51,4 @@ export function publishSyncMetrics(metrics: Metrics, report: SyncReport): void {
   const overall = staleness ?? (report.result === 'failed' ? 100 : undefined);
   if (overall !== undefined)
     blob(metrics, {}, (m) => m.addMetric(SYNC_METRIC.baselineStaleness, MetricUnit.Percent, overall));
-}
-
-function blob(metrics: Metrics, dimensions: Record<string, string>, add: (m: Metrics) => void): void {
-  metrics.addDimensions(dimensions);
-  try {
-    add(metrics);
-  } finally {
-    metrics.publishStoredMetrics();
-  }
 }
