@@ -1,6 +1,8 @@
 /**
  * The two sides of a source-cache oracle: what a source's baseline holds, and what a fresh live listing of the
- * same adapter reads, both in one order and without the time each was read (the only field they may differ in).
+ * same adapter reads, put in one order. Where a provider gives each record its change time (SCIM, LDAP, Okta)
+ * the records must agree whole ({@link inIdOrder}); where `observed_at` is the time of the read (Graph), in
+ * everything else ({@link byId}).
  */
 import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
 import type { BaselineStore } from '../../lambda/sources/cache/index.js';
@@ -9,9 +11,13 @@ import type { BaselineStore } from '../../lambda/sources/cache/index.js';
 export const content = ({ observed_at: _observed, ...rest }: RawRecord): Omit<RawRecord, 'observed_at'> =>
   rest;
 
+/** Records by `external_id`. */
+export const inIdOrder = (records: readonly RawRecord[]): RawRecord[] =>
+  [...records].sort((a, b) => a.external_id.localeCompare(b.external_id));
+
 /** Records by `external_id`, without their read time. */
 export const byId = (records: readonly RawRecord[]): Omit<RawRecord, 'observed_at'>[] =>
-  [...records].sort((a, b) => a.external_id.localeCompare(b.external_id)).map(content);
+  inIdOrder(records).map(content);
 
 /** Every record of `sourceId`'s baseline. */
 export async function baselineRecords(store: BaselineStore, sourceId: string): Promise<RawRecord[]> {

@@ -23,7 +23,7 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { LDAP_PEOPLE_DN, slapdPath, startSlapd } from '../../local/providers/ldap/index.js';
 import type { LocalSlapd } from '../../local/providers/ldap/index.js';
-import { baselineRecords, byId, liveListing } from '../helpers/cache-oracle.js';
+import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
 import { needsJava } from '../helpers/java.js';
 
 const PREFIX = 'it-sync-ldap-';
@@ -108,7 +108,7 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
     const full = await sync(86_400_000);
     assert.equal(full.result, 'full');
     assert.equal(full.written, 120);
-    assert.deepEqual(byId(await baselineRecords(store, SOURCE)), byId(await liveListing(adapter)));
+    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(await liveListing(adapter)));
 
     // Act: at the directory, over LDAP, one entry added, one modified, one deleted
     const [, second, third] = slapd.people;
@@ -139,7 +139,7 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
     assert.equal(live.length, 120);
     const deleted = entry(afterDelta, third.id);
     assert.ok(deleted, 'the deleted entry waits for the full sync');
-    assert.deepEqual(byId(afterDelta.filter((r) => r !== deleted)), byId(live));
+    assert.deepEqual(inIdOrder(afterDelta.filter((r) => r !== deleted)), inIdOrder(live));
     assert.equal(entry(afterDelta, second.id)?.display_name, 'Changed Name');
     assert.equal(entry(afterDelta, 'u900001')?.email, 'new.hire@acme.example');
 
@@ -147,7 +147,7 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
     const periodic = await sync(0);
     assert.equal(periodic.result, 'full');
     assert.equal(periodic.removed, 1);
-    assert.deepEqual(byId(await baselineRecords(store, SOURCE)), byId(await liveListing(adapter)));
+    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(await liveListing(adapter)));
     assert.equal((await store.readState(SOURCE))?.recordCount, 120);
   });
 

@@ -19,7 +19,7 @@ import { baselineTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { oktaUser } from '../../local/providers/okta/users.js';
-import { baselineRecords, byId, liveListing } from '../helpers/cache-oracle.js';
+import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
@@ -79,7 +79,7 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
     assert.equal(full.written, 150 - seededGone);
     const first = await liveListing(adapter);
     assert.equal(first.length, 150, 'a live listing keeps deprovisioned users');
-    assert.deepEqual(byId(await baselineRecords(store, SOURCE)), byId(present(first)));
+    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(present(first)));
 
     // Act: at Okta, one user created, one updated, one deprovisioned, one deleted outright
     const active = okta.users.filter((u) => u.status === 'ACTIVE');
@@ -112,13 +112,16 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
     assert.ok(afterDelta.some((r) => r.external_id === joiner.id));
     const waiting = afterDelta.find((r) => r.external_id === deleted.id);
     assert.ok(waiting, 'a user deleted outright waits for the full sync');
-    assert.deepEqual(byId(afterDelta.filter((r) => r !== waiting)), byId(present(live)));
+    assert.deepEqual(inIdOrder(afterDelta.filter((r) => r !== waiting)), inIdOrder(present(live)));
 
     // Act: the periodic full sync (due at once here) sweeps the deleted user
     const periodic = await sync(0);
     assert.equal(periodic.result, 'full');
     assert.equal(periodic.removed, 1);
-    assert.deepEqual(byId(await baselineRecords(store, SOURCE)), byId(present(await liveListing(adapter))));
+    assert.deepEqual(
+      inIdOrder(await baselineRecords(store, SOURCE)),
+      inIdOrder(present(await liveListing(adapter))),
+    );
     assert.equal((await store.readState(SOURCE))?.recordCount, 150 - seededGone - 1);
   });
 });
