@@ -10,8 +10,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
-import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
+import { runFederation } from '../../lambda/federation/index.js';
+import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
 import { changeFeedFor, syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createOktaSource, oktaOptionsFromSpec } from '../../lambda/sources/okta/index.js';
@@ -30,6 +32,9 @@ const SOURCE = 'acme-okta';
 const isDeprovisioned = (record: RawRecord) => record.attributes?.['okta_status'] === 'DEPROVISIONED';
 /** What the baseline must hold: a live listing without the users Okta names deprovisioned. */
 const present = (records: readonly RawRecord[]) => records.filter((r) => !isDeprovisioned(r));
+
+const read = (source: SourceAdapter, query: SourceQuery) =>
+  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
 
 describe('the source cache against the Okta replay', javaSuite(180_000), () => {
   let db: DynamoDbLocal | undefined;
@@ -123,5 +128,37 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
       inIdOrder(present(await liveListing(adapter))),
     );
     assert.equal((await store.readState(SOURCE))?.recordCount, 150 - seededGone - 1);
+  });
+
+  it('answers a cached read (baseline, then the delta) as a live read, less the deprovisioned users', async () => {
+    // Prepare: a fresh baseline, then changes only the delta can know
+    const okta = vendors.okta;
+    assert.equal((await sync(0)).result, 'full');
+    const [renamed, leaver] = okta.users.filter((u) => u.status === 'ACTIVE').slice(5);
+    assert.ok(renamed && leaver);
+    okta.upsert({ ...renamed, profile: { ...renamed.profile, firstName: 'Zyxw' } });
+    okta.upsert({ ...leaver, profile: { ...leaver.profile, firstName: 'Zyxw' }, status: 'DEPROVISIONED' });
+    const cached = createCachedSource({
+      live: adapter,
+      sourceId: SOURCE,
+      store,
+      feed,
+      policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
+    });
+    const deprovisionedIds = new Set(okta.users.filter((u) => u.status === 'DEPROVISIONED').map((u) => u.id));
+    const withoutDeprovisioned = (records: readonly { sources: readonly { external_id: string }[] }[]) =>
+      records.filter((r) => !r.sources.some((s) => deprovisionedIds.has(s.external_id)));
+
+    // Act and assess: the same people, except those Okta names deprovisioned (a live read shows them as
+    // inactive; the cache applies them as deletes, as docs/cache.md says)
+    for (const query of [
+      { operation: 'search_people', query: 'zyxw' },
+      { operation: 'list_people' },
+    ] satisfies SourceQuery[]) {
+      const [fromCache, fromProvider] = [await read(cached, query), await read(adapter, query)];
+      assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta');
+      assert.deepEqual(fromCache.records, withoutDeprovisioned(fromProvider.records), JSON.stringify(query));
+      assert.ok(fromProvider.records.some((r) => r.sources.some((s) => s.external_id === leaver.id)));
+    }
   });
 });
