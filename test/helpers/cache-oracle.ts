@@ -4,8 +4,19 @@
  * the records must agree whole ({@link inIdOrder}); where `observed_at` is the time of the read (Graph), in
  * everything else ({@link byId}).
  */
-import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
-import type { BaselineStore } from '../../lambda/sources/cache/index.js';
+import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
+import { runFederation } from '../../lambda/federation/index.js';
+import type {
+  FederationResult,
+  RawRecord,
+  SourceAdapter,
+  SourceQuery,
+} from '../../lambda/federation/index.js';
+import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import { syncSource } from '../../lambda/sources/cache/index.js';
+import type { BaselineStore, ChangeFeed, SyncOutcome } from '../../lambda/sources/cache/index.js';
+import { baselineTable } from '../../lib/table-schemas.js';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 
 /** A record without the time it was read: what a baseline and a live read must agree on. */
 export const content = ({ observed_at: _observed, ...rest }: RawRecord): Omit<RawRecord, 'observed_at'> =>
@@ -33,3 +44,40 @@ export async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> 
   for await (const page of adapter.read({ operation: 'list_people' }, options)) out.push(...page);
   return out;
 }
+
+/** A baseline store on its own table in a fresh DynamoDB Local. */
+export interface LocalBaseline {
+  readonly store: BaselineStore;
+  stop(): Promise<void>;
+}
+
+/** Starts DynamoDB Local with the baseline table (named with `prefix`) and the store on it. */
+export async function startLocalBaseline(prefix: string): Promise<LocalBaseline> {
+  const db = await startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix } });
+  const client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
+  const store = new DynamoDbBaselineStore<RawRecord>({
+    client,
+    tableName: `${prefix}${baselineTable.id}`,
+    indexKeys: baselineIndexKeys,
+  });
+  return {
+    store,
+    async stop() {
+      client.destroy();
+      await db.stop();
+    },
+  };
+}
+
+/** One read of `source` alone through the federation engine, as a call would run it. */
+export const federatedRead = (source: SourceAdapter, query: SourceQuery): Promise<FederationResult> =>
+  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
+
+/** One sync of `sourceId` from `feed`, with a full read due once the last is `fullEveryMs` old (0: now). */
+export const syncOnce = (
+  sourceId: string,
+  store: BaselineStore,
+  feed: ChangeFeed,
+  fullEveryMs: number,
+): Promise<SyncOutcome> =>
+  syncSource({ sourceId, store, feed, owner: 'oracle', stopAt: Date.now() + 60_000, fullEveryMs });

@@ -7,23 +7,24 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import { Attribute, Change, Client } from 'ldapts';
-import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
-import { runFederation } from '../../lambda/federation/index.js';
 import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
-import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor, syncSource } from '../../lambda/sources/cache/index.js';
+import { changeFeedFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import type { SourceSpec } from '../../lambda/sources/index.js';
 import { createLdapSource, ldapOptionsFromSpec } from '../../lambda/sources/ldap/index.js';
-import { baselineTable } from '../../lib/table-schemas.js';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
-import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { LDAP_PEOPLE_DN, slapdPath, startSlapd } from '../../local/providers/ldap/index.js';
 import type { LocalSlapd } from '../../local/providers/ldap/index.js';
-import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
+import {
+  baselineRecords,
+  federatedRead as read,
+  inIdOrder,
+  liveListing,
+  startLocalBaseline,
+  syncOnce,
+} from '../helpers/cache-oracle.js';
+import type { LocalBaseline } from '../helpers/cache-oracle.js';
 import { needsJava } from '../helpers/java.js';
 
 const PREFIX = 'it-sync-ldap-';
@@ -52,31 +53,22 @@ const rename = (name: string) =>
 const entry = (records: readonly RawRecord[], uid: string) =>
   records.find((r) => r.attributes?.['uid'] === uid);
 
-const read = (source: SourceAdapter, query: SourceQuery) =>
-  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
-
 const skip =
   slapdPath() === undefined ? 'slapd is not installed (apt-get install slapd ldap-utils)' : needsJava();
 
 describe('the source cache against a real slapd', { timeout: 240_000, skip }, () => {
-  let db: DynamoDbLocal;
-  let client: DynamoDBClient;
+  let baseline: LocalBaseline | undefined;
   let slapd: LocalSlapd;
   let store: BaselineStore;
   let adapter: SourceAdapter;
   let feed: ChangeFeed;
 
   before(async () => {
-    [db, slapd] = await Promise.all([
-      startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } }),
+    [baseline, slapd] = await Promise.all([
+      startLocalBaseline(PREFIX),
       startSlapd({ population: { name: SOURCE, size: 120, overlap: 0 } }),
     ]);
-    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
-    store = new DynamoDbBaselineStore<RawRecord>({
-      client,
-      tableName: `${PREFIX}${baselineTable.id}`,
-      indexKeys: baselineIndexKeys,
-    });
+    store = baseline.store;
     const spec: SourceSpec = {
       source_id: SOURCE,
       adapter: 'ldap',
@@ -88,19 +80,10 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
   });
 
   after(async () => {
-    client?.destroy();
-    await Promise.all([db?.stop(), slapd?.stop()]);
+    await Promise.all([baseline?.stop(), slapd?.stop()]);
   });
 
-  const sync = (fullEveryMs: number) =>
-    syncSource({
-      sourceId: SOURCE,
-      store,
-      feed,
-      owner: 'it-ldap',
-      stopAt: Date.now() + 60_000,
-      fullEveryMs,
-    });
+  const sync = (fullEveryMs: number) => syncOnce(SOURCE, store, feed, fullEveryMs);
 
   it('keeps the baseline equal to a live listing through adds, modifies and deletes', async () => {
     // Prepare: the first sync is a full read

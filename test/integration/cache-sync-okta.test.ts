@@ -8,20 +8,21 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
-import { runFederation } from '../../lambda/federation/index.js';
 import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
-import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor, syncSource } from '../../lambda/sources/cache/index.js';
+import { changeFeedFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createOktaSource, oktaOptionsFromSpec } from '../../lambda/sources/okta/index.js';
-import { baselineTable } from '../../lib/table-schemas.js';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
-import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { oktaUser } from '../../local/providers/okta/users.js';
-import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
+import {
+  baselineRecords,
+  federatedRead as read,
+  inIdOrder,
+  liveListing,
+  startLocalBaseline,
+  syncOnce,
+} from '../helpers/cache-oracle.js';
+import type { LocalBaseline } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
@@ -33,12 +34,8 @@ const isDeprovisioned = (record: RawRecord) => record.attributes?.['okta_status'
 /** What the baseline must hold: a live listing without the users Okta names deprovisioned. */
 const present = (records: readonly RawRecord[]) => records.filter((r) => !isDeprovisioned(r));
 
-const read = (source: SourceAdapter, query: SourceQuery) =>
-  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
-
 describe('the source cache against the Okta replay', javaSuite(180_000), () => {
-  let db: DynamoDbLocal | undefined;
-  let client: DynamoDBClient;
+  let baseline: LocalBaseline | undefined;
   let vendors: OAuthVendors;
   let store: BaselineStore;
   let adapter: SourceAdapter;
@@ -46,33 +43,19 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
 
   before(async () => {
     vendors = await startOAuthVendors(150);
-    db = await startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } });
-    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
-    store = new DynamoDbBaselineStore<RawRecord>({
-      client,
-      tableName: `${PREFIX}${baselineTable.id}`,
-      indexKeys: baselineIndexKeys,
-    });
+    baseline = await startLocalBaseline(PREFIX);
+    store = baseline.store;
     const spec = vendors.oktaSpec();
     adapter = createOktaSource(spec, oktaOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
     feed = changeFeedFor(spec, adapter)!;
   });
 
   after(async () => {
-    client?.destroy();
-    await db?.stop();
+    await baseline?.stop();
     await vendors?.close();
   });
 
-  const sync = (fullEveryMs: number) =>
-    syncSource({
-      sourceId: SOURCE,
-      store,
-      feed,
-      owner: 'it-okta',
-      stopAt: Date.now() + 60_000,
-      fullEveryMs,
-    });
+  const sync = (fullEveryMs: number) => syncOnce(SOURCE, store, feed, fullEveryMs);
 
   it('keeps the baseline equal to a live listing through creates, updates, deprovisions and deletes', async () => {
     // Prepare: the first sync is a full read; the seeded DEPROVISIONED users never enter the baseline
