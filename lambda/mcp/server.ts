@@ -32,6 +32,7 @@ import type { TaskRef, TaskRoundContext } from './tasks/options.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
 import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
+import { RateLimiter } from './rate-limit/index.js';
 import {
   acceptRanges,
   checkContentType,
@@ -123,6 +124,7 @@ export class McpServer {
   readonly #rt: Runtime;
   readonly #tasks = new Set<Promise<void>>();
   readonly #callTelemetry: McpServerOptions['callTelemetry'];
+  readonly #limiter: RateLimiter | undefined;
   #capabilities: JsonObject | undefined;
 
   constructor(options: McpServerOptions) {
@@ -130,6 +132,8 @@ export class McpServer {
     this.#callTelemetry = options.callTelemetry;
     const clock = options.clock ?? Date.now;
     const logger = options.logger ?? createJsonLogger({ base: { component: 'mcp' } });
+    this.#limiter =
+      options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit, { logger, clock });
     const tools = new ToolRegistry();
     const resources = new ResourceRegistry();
     const prompts = new PromptRegistry();
@@ -299,12 +303,29 @@ export class McpServer {
     }
   }
 
+  /**
+   * The rate limit, before anything reads the body or a store of its own: a refused request costs one counter
+   * write. Requests without a principal are not counted (the platform authenticates every request first).
+   */
+  async #limit(ctx: McpInvocationContext, respond: Responder): Promise<Response | undefined> {
+    if (this.#limiter === undefined || ctx.principal === undefined) return undefined;
+    const decision = await this.#limiter.check(ctx.principal);
+    if (decision.admitted) return undefined;
+    const { bucket, retryAfterSeconds } = decision;
+    const error = new McpError(JsonRpcCode.RateLimited, 'Rate limit exceeded', {
+      data: { bucket, retryAfterSeconds },
+    });
+    return respond.rpcError(429, null, error, { 'retry-after': String(retryAfterSeconds) });
+  }
+
   async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
     const rt = this.#rt;
     const { headers } = request;
     const method = request.method;
     const rejected = checkMethod(method, respond) ?? checkOrigin(headers, rt.options.allowedOrigins, respond);
     if (rejected !== undefined) return rejected;
+    const limited = await this.#limit(ctx, respond);
+    if (limited !== undefined) return limited;
     const ranges = acceptRanges(headers);
     const annotate = (message?: JsonObject | 'batch') => this.#annotate(headers, message, method);
     const scope: RequestScope = {
