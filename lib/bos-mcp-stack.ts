@@ -16,6 +16,7 @@ import { RequestStateSecret } from './constructs/request-state-secret.js';
 import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, TtlMinutes } from './environment.js';
+import type { RateLimitProps } from './rate-limits.js';
 import { tableSchemasById } from './table-schemas.js';
 import { DEFAULT_MEMORY_SIZE_MB, SOURCE_SECRET_PREFIX } from './environment.js';
 import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
@@ -81,6 +82,11 @@ export interface BosMcpStackProps extends StackProps {
    * @default { session: 60, stream: 60, task: 10 }
    */
   readonly ttlMinutes?: Partial<TtlMinutes>;
+  /**
+   * Requests per window per principal and per tenant (`MCP_RATE_LIMIT_*`, docs/deploy.md "Rate limits").
+   * @default DEFAULT_RATE_LIMITS
+   */
+  readonly rateLimits?: RateLimitProps;
   /**
    * Time kept back from the Lambda deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`).
    * @default 1000
@@ -181,6 +187,7 @@ export class BosMcpStack extends Stack {
       auth: props.auth,
       ttlMinutes: props.ttlMinutes,
       deadlineReserveMs: props.deadlineReserveMs,
+      ...(props.rateLimits === undefined ? {} : { rateLimits: props.rateLimits }),
     });
     for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
 
@@ -189,6 +196,8 @@ export class BosMcpStack extends Stack {
     this.tables.streams.grantReadWriteData(handler);
     this.tables.tasks.grantReadWriteData(handler);
     this.tables.directory.grantReadData(handler);
+    // The rate limiter only ever counts: one conditional UpdateItem, nothing read, nothing deleted.
+    this.tables.rateLimits.grant(handler, 'dynamodb:UpdateItem');
     this.grantSourceSecrets();
     // Shared by every execution environment, so it is provisioned here rather than drawn per environment.
     this.requestStateSecret = new RequestStateSecret(this, 'RequestState', { handler, removalPolicy });

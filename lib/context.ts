@@ -4,6 +4,7 @@ import { DEFAULT_THROTTLING } from './bos-mcp-stack.js';
 import type { BosMcpStackProps } from './bos-mcp-stack.js';
 import { StackConfigError } from './errors.js';
 import { stackNameForStage } from './project.js';
+import { rateLimitsForStage } from './rate-limits.js';
 import { isDisposableStage } from './stage-policy.js';
 
 /** Reads one CDK context value (`app.node.tryGetContext`). */
@@ -86,8 +87,8 @@ function requireHttps(key: string, value: string): string {
 /**
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
- * authJwksUrl, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
- * throttleBurstLimit, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole.
+ * authJwksUrl, authTenantClaim, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
+ * throttleBurstLimit, rateLimits, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole.
  * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -109,6 +110,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
     );
   }
   const audience = text(read, 'authAudience');
+  const tenantClaim = text(read, 'authTenantClaim');
 
   const domainName = text(read, 'domainName');
   const certificateArn = text(read, 'certificateArn');
@@ -135,6 +137,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
       issuer,
       jwksUrl,
       ...(audience !== undefined ? { audience: requireHttps('authAudience', audience) } : {}),
+      ...(tenantClaim !== undefined ? { tenantClaim } : {}),
     },
     ...(domainName !== undefined && certificateArn !== undefined
       ? { customDomain: { domainName, certificateArn } }
@@ -150,6 +153,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
             rateLimit: rateLimit ?? DEFAULT_THROTTLING.rateLimit,
             burstLimit: burstLimit ?? DEFAULT_THROTTLING.burstLimit,
           },
+    rateLimits: rateLimitsForStage(read('rateLimits'), stage),
     tracing: flag(read, 'tracing'),
     alarmTopicArn: text(read, 'alarmTopicArn'),
     sourceErrorRatePercent: integer(read, 'sourceErrorRatePercent'),

@@ -13,14 +13,19 @@ export interface KeyAttribute {
 /** One table: keys, TTL attribute, billing, and the environment variable its name is passed in. */
 export interface TableSchema {
   /** Logical id used for CDK construct ids and local table names (`<prefix><id>`). */
-  id: 'sessions' | 'streams' | 'tasks' | 'directory';
+  id: 'sessions' | 'streams' | 'tasks' | 'directory' | 'rateLimits';
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
   /** Epoch-seconds TTL attribute; DynamoDB deletes late, so code checks expiry on every read too. */
   timeToLiveAttribute: 'expiresAt';
   billingMode: 'PAY_PER_REQUEST';
   /** Environment variable the deployed table name is passed to the Lambda in (DESIGN §6). */
-  envVar: 'MCP_SESSION_TABLE' | 'MCP_STREAM_TABLE' | 'MCP_TASK_TABLE' | 'BOS_DIRECTORY_TABLE';
+  envVar:
+    | 'MCP_SESSION_TABLE'
+    | 'MCP_STREAM_TABLE'
+    | 'MCP_TASK_TABLE'
+    | 'BOS_DIRECTORY_TABLE'
+    | 'MCP_RATE_LIMIT_TABLE';
 }
 
 const stringKey = (name: string): KeyAttribute => ({ name, type: 'S' });
@@ -64,8 +69,26 @@ export const directoryTable: TableSchema = {
   envVar: 'BOS_DIRECTORY_TABLE',
 };
 
+/**
+ * Rate-limit counters: one item per bucket and fixed window, `counterId` (S). A table of its own, so the
+ * function's grant on it can be `UpdateItem` alone and its hot keys never share a partition with sessions.
+ */
+export const rateLimitsTable: TableSchema = {
+  id: 'rateLimits',
+  partitionKey: stringKey('counterId'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'MCP_RATE_LIMIT_TABLE',
+};
+
 /** Every table, in a stable order. */
-export const tableSchemas: readonly TableSchema[] = [sessionsTable, streamsTable, tasksTable, directoryTable];
+export const tableSchemas: readonly TableSchema[] = [
+  sessionsTable,
+  streamsTable,
+  tasksTable,
+  directoryTable,
+  rateLimitsTable,
+];
 
 /** The same tables by id (the shape `DataTables`' `specs` prop takes). */
 export const tableSchemasById = {
@@ -73,4 +96,5 @@ export const tableSchemasById = {
   streams: streamsTable,
   tasks: tasksTable,
   directory: directoryTable,
+  rateLimits: rateLimitsTable,
 } as const satisfies Record<TableSchema['id'], TableSchema>;

@@ -1,7 +1,11 @@
 /**
  * Per-principal and per-tenant request limits over shared fixed-window counters (docs/mcp-runtime.md "Rate
  * limits"). One counter per bucket and window, counted with one atomic store call per bucket; the calls of
- * both buckets go out together, so a request waits for one round trip to the store.
+ * both buckets go out together, so an admitted request waits for one round trip to the store.
+ *
+ * A request refused by one bucket counts in neither: the other bucket's count is given back before the
+ * refusal is answered. Without that, a principal refused by its own limit would keep spending its tenant's
+ * share, and one caller could starve every other caller of its tenant.
  *
  * A fixed window admits up to `limit` requests in each window, so a burst across a window boundary can reach
  * twice the limit within one window's length; the price of one write per bucket instead of a read and a write.
@@ -24,6 +28,9 @@ function digest(value: string): string {
 }
 
 const timedOut = Symbol('timed out');
+
+/** One bucket's answer: counted, full (nothing counted), or no answer (admitted, nothing known). */
+type TakeOutcome = 'counted' | 'full' | 'unavailable';
 
 /** Checks requests against the configured buckets. */
 export class RateLimiter {
@@ -66,11 +73,16 @@ export class RateLimiter {
       const tenant = principal.tenant === undefined ? `sub:${principal.subject}` : `tid:${principal.tenant}`;
       buckets.push({ bucket: 'tenant', key: `t#${digest(tenant)}`, limit: this.#tenantLimit });
     }
-    const admitted = await Promise.all(
+    const outcomes = await Promise.all(
       buckets.map(({ key, limit }) => this.#take(key, windowStart, limit, expiresAt)),
     );
-    const full = buckets.find((_, index) => !admitted[index]);
+    const full = buckets.find((_, index) => outcomes[index] === 'full');
     if (full === undefined) return { admitted: true };
+    await Promise.all(
+      buckets
+        .filter((_, index) => outcomes[index] === 'counted')
+        .map(({ key }) => this.#release(key, windowStart)),
+    );
     this.#report({ kind: 'limited', bucket: full.bucket });
     return {
       admitted: false,
@@ -84,14 +96,14 @@ export class RateLimiter {
    * guards capacity, and an outage of its counters must not become an outage of the endpoint. The warning
    * and the `store_unavailable` event make the lapse visible.
    */
-  async #take(key: string, windowStart: number, limit: number, expiresAt: number): Promise<boolean> {
+  async #take(key: string, windowStart: number, limit: number, expiresAt: number): Promise<TakeOutcome> {
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<typeof timedOut>((resolve) => {
       timer = setTimeout(() => resolve(timedOut), this.#timeoutMs);
     });
     try {
       const counted = await Promise.race([this.#store.take(key, windowStart, limit, expiresAt), deadline]);
-      if (counted !== timedOut) return counted;
+      if (counted !== timedOut) return counted ? 'counted' : 'full';
       this.#logger.warn('rate limit store too slow; request admitted', { timeoutMs: this.#timeoutMs });
     } catch (error) {
       this.#logger.warn('rate limit store unavailable; request admitted', describeError(error));
@@ -99,7 +111,20 @@ export class RateLimiter {
       clearTimeout(timer);
     }
     this.#report({ kind: 'store_unavailable' });
-    return true;
+    return 'unavailable';
+  }
+
+  /** Gives a count back; a failure leaves the bucket one request fuller until its window ends. */
+  async #release(key: string, windowStart: number): Promise<void> {
+    try {
+      await this.#store.release(key, windowStart);
+    } catch (error) {
+      this.#logger.warn(
+        'rate limit store unavailable; a refused request stays counted',
+        describeError(error),
+      );
+      this.#report({ kind: 'store_unavailable' });
+    }
   }
 
   /** Telemetry never fails a request. */

@@ -27,4 +27,10 @@ export class InMemoryRateCounterStore implements RateCounterStore {
     this.#counters.set(name, counter);
     return Promise.resolve(true);
   }
+
+  release(key: string, windowStart: number): Promise<void> {
+    const counter = this.#counters.get(`${key}#${windowStart}`);
+    if (counter !== undefined) counter.count = Math.max(0, counter.count - 1);
+    return Promise.resolve();
+  }
 }

@@ -14,6 +14,11 @@ export interface RateCounterStore {
    * dropped. Rejects when the backend cannot answer.
    */
   take(key: string, windowStart: number, limit: number, expiresAt: number): Promise<boolean>;
+  /**
+   * Uncounts one request `take` counted in that window (the request was refused by another bucket); never
+   * creates a counter. Rejects when the backend cannot answer.
+   */
+  release(key: string, windowStart: number): Promise<void>;
 }
 
 /** The two buckets a request counts against. */

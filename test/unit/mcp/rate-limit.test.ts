@@ -154,6 +154,16 @@ describe('the per-tenant limit', () => {
     assert.deepEqual(events.at(-1), { kind: 'limited', bucket: 'tenant' });
   });
 
+  it("lets no refused request count: a principal over its own limit does not spend its tenant's share", async () => {
+    const { server } = limitedServer({ principalLimit: 2, tenantLimit: 4 });
+
+    assert.deepEqual(await statuses(server, alice, 10), [200, 200, 429, 429, 429, 429, 429, 429, 429, 429]);
+    assert.deepEqual(await statuses(server, bob, 3), [200, 200, 429]);
+    const refused = await readJson(await server.handle(ping(1), as({ ...carol, tenant: 'acme' })));
+
+    assert.equal(refused.body.error.data.bucket, 'tenant');
+  });
+
   it('makes a principal without a tenant a tenant of its own, never pooled with others', async () => {
     const { server } = limitedServer({ tenantLimit: 2 });
     const loner = { subject: 'dave', scopes: ['bos.read'] };
@@ -170,7 +180,10 @@ describe('when the counter store cannot answer', () => {
   it('admits the request, logs a warning and reports store_unavailable (fails open)', async () => {
     const events: RateLimitEvent[] = [];
     const { logger, lines } = warnings();
-    const broken: RateCounterStore = { take: () => Promise.reject(new Error('connect ECONNREFUSED')) };
+    const broken: RateCounterStore = {
+      take: () => Promise.reject(new Error('connect ECONNREFUSED')),
+      release: () => Promise.reject(new Error('connect ECONNREFUSED')),
+    };
     const server = makeServer({
       rateLimit: {
         store: broken,
@@ -191,7 +204,10 @@ describe('when the counter store cannot answer', () => {
 
   it('admits the request once the store has taken longer than its timeout', async () => {
     const { logger, lines } = warnings();
-    const hanging: RateCounterStore = { take: () => new Promise<boolean>(() => undefined) };
+    const hanging: RateCounterStore = {
+      take: () => new Promise<boolean>(() => undefined),
+      release: () => Promise.resolve(),
+    };
     const server = makeServer({
       rateLimit: { store: hanging, principalLimit: 1, tenantLimit: 0, timeoutMs: 20, logger },
     });
