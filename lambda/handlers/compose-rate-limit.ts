@@ -13,7 +13,7 @@ export function composeRateLimit(
   config: PlatformConfig,
   telemetry?: InvocationTelemetry,
 ): Pick<McpServerOptions, 'rateLimit'> {
-  const { tableName, principal, tenant, windowSeconds } = config.rateLimits;
+  const { tableName, principal, tenant, windowSeconds, timeoutMs } = config.rateLimits;
   if (principal === 0 && tenant === 0) return {};
   const store =
     tableName === undefined
@@ -25,6 +25,7 @@ export function composeRateLimit(
       principalLimit: principal,
       tenantLimit: tenant,
       windowMs: windowSeconds * 1000,
+      timeoutMs,
       ...(telemetry === undefined ? {} : { onEvent: telemetry.rateLimit }),
     },
   };

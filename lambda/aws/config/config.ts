@@ -33,6 +33,8 @@ export interface RateLimitConfig {
   tenant: number;
   /** `MCP_RATE_LIMIT_WINDOW_SECONDS` @default 60 */
   windowSeconds: number;
+  /** `MCP_RATE_LIMIT_TIMEOUT_MS`: longest wait for the counters before admitting anyway. @default 1000 */
+  timeoutMs: number;
 }
 
 /** The self-invoke that runs task rounds. */
@@ -203,6 +205,7 @@ function rateLimits(reader: EnvReader, deployed: boolean): RateLimitConfig {
     principal: reader.integer('MCP_RATE_LIMIT_PRINCIPAL', 0, 0, 1_000_000),
     tenant: reader.integer('MCP_RATE_LIMIT_TENANT', 0, 0, 1_000_000),
     windowSeconds: reader.integer('MCP_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    timeoutMs: reader.integer('MCP_RATE_LIMIT_TIMEOUT_MS', 1000, 1, 30_000),
   };
   if (deployed && tableName === undefined && (limits.principal > 0 || limits.tenant > 0))
     reader.problems.push('MCP_RATE_LIMIT_TABLE is required when deployed with a rate limit');

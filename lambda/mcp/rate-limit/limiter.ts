@@ -48,7 +48,7 @@ export class RateLimiter {
     this.#principalLimit = Math.max(0, Math.floor(options.principalLimit));
     this.#tenantLimit = Math.max(0, Math.floor(options.tenantLimit));
     this.#windowMs = Math.max(1000, options.windowMs ?? 60_000);
-    this.#timeoutMs = Math.max(1, options.timeoutMs ?? 300);
+    this.#timeoutMs = Math.max(1, options.timeoutMs ?? 1000);
     this.#onEvent = options.onEvent;
     this.#logger = options.logger ?? defaults.logger;
     this.#clock = defaults.clock;

@@ -42,7 +42,8 @@ export interface RateLimitOptions {
   windowMs?: number;
   /**
    * Longest wait for the counter store; past it the request is admitted as in an outage, so a slow store
-   * adds at most this much to a request. @default 300
+   * adds at most this much to a request. Generous next to a warm round trip (milliseconds), because a cold
+   * environment's first one also opens its connection. @default 1000
    */
   timeoutMs?: number;
   /** Receives each refusal and each store failure (metrics). @default none */

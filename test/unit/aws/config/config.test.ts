@@ -43,7 +43,12 @@ describe('environment configuration', () => {
   });
 
   it('turns the rate limits off unless configured, and reads them with their table and the tenant claim', () => {
-    assert.deepEqual(loadConfig({}).rateLimits, { principal: 0, tenant: 0, windowSeconds: 60 });
+    assert.deepEqual(loadConfig({}).rateLimits, {
+      principal: 0,
+      tenant: 0,
+      windowSeconds: 60,
+      timeoutMs: 1000,
+    });
 
     const config = loadConfig(
       deployedEnv({
@@ -51,6 +56,7 @@ describe('environment configuration', () => {
         MCP_RATE_LIMIT_PRINCIPAL: '300',
         MCP_RATE_LIMIT_TENANT: '1500',
         MCP_RATE_LIMIT_WINDOW_SECONDS: '10',
+        MCP_RATE_LIMIT_TIMEOUT_MS: '250',
         AUTH_TENANT_CLAIM: 'https://example.com/claims/org',
       }),
     );
@@ -60,6 +66,7 @@ describe('environment configuration', () => {
       principal: 300,
       tenant: 1500,
       windowSeconds: 10,
+      timeoutMs: 250,
     });
     assert.equal(config.auth?.tenantClaim, 'https://example.com/claims/org');
     assert.equal(loadConfig(deployedEnv()).auth?.tenantClaim, 'org_id');
