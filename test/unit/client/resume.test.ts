@@ -77,7 +77,7 @@ function scripted(call: Response, replays: (Response | Error)[]): { fetch: typeo
     try {
       return Promise.resolve(answer(init));
     } catch (error) {
-      return Promise.reject(error as Error);
+      return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
   }) as typeof fetch;
   return { fetch: fetchImpl, seen };
