@@ -50,7 +50,7 @@ export class RateLimiter {
     this.#windowMs = Math.max(1000, options.windowMs ?? 60_000);
     this.#timeoutMs = Math.max(1, options.timeoutMs ?? 1000);
     this.#onEvent = options.onEvent;
-    this.#logger = options.logger ?? defaults.logger;
+    this.#logger = defaults.logger;
     this.#clock = defaults.clock;
   }
 

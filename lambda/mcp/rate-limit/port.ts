@@ -1,5 +1,4 @@
 /** The rate limiter's counter port and its options; implementations: in memory here, DynamoDB in lambda/aws. */
-import type { Logger } from '../types.js';
 
 /**
  * Fixed-window request counters every execution environment shares. `take` must be one atomic step of the
@@ -46,8 +45,6 @@ export interface RateLimitOptions {
    * environment's first one also opens its connection. @default 1000
    */
   timeoutMs?: number;
-  /** Receives each refusal and each store failure (metrics). @default none */
+  /** Receives each refusal and each store failure (metrics); warnings go to the server's logger. @default none */
   onEvent?: (event: RateLimitEvent) => void;
-  /** @default the server's logger */
-  logger?: Logger;
 }

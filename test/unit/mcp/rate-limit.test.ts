@@ -185,11 +185,11 @@ describe('when the counter store cannot answer', () => {
       release: () => Promise.reject(new Error('connect ECONNREFUSED')),
     };
     const server = makeServer({
+      logger,
       rateLimit: {
         store: broken,
         principalLimit: 1,
         tenantLimit: 0,
-        logger,
         onEvent: (event) => events.push(event),
       },
     });
@@ -209,7 +209,8 @@ describe('when the counter store cannot answer', () => {
       release: () => Promise.resolve(),
     };
     const server = makeServer({
-      rateLimit: { store: hanging, principalLimit: 1, tenantLimit: 0, timeoutMs: 20, logger },
+      logger,
+      rateLimit: { store: hanging, principalLimit: 1, tenantLimit: 0, timeoutMs: 20 },
     });
     const started = performance.now();
 
@@ -229,7 +230,8 @@ describe('when the counter store cannot answer', () => {
     };
     const server = makeServer({
       clock: () => NOW,
-      rateLimit: { store: tenantDown, principalLimit: 1, tenantLimit: 5, logger },
+      logger,
+      rateLimit: { store: tenantDown, principalLimit: 1, tenantLimit: 5 },
     });
 
     assert.deepEqual(await statuses(server, alice, 2), [200, 429]);
