@@ -227,6 +227,7 @@ describe('when the counter store cannot answer', () => {
     const tenantDown: RateCounterStore = {
       take: (key, ...rest) =>
         key.startsWith('t#') ? Promise.reject(new Error('down')) : store.take(key, ...rest),
+      release: (key, windowStart) => store.release(key, windowStart),
     };
     const server = makeServer({
       clock: () => NOW,
