@@ -150,6 +150,14 @@ async function main(): Promise<void> {
         round(added.p90).toFixed(2),
         round(added.p99).toFixed(2),
       ],
+      ...stats
+        .slice(2)
+        .map((s): [string, string, string, string] => [
+          s.name,
+          round(s.p50).toFixed(2),
+          round(s.p90).toFixed(2),
+          round(s.p99).toFixed(2),
+        ]),
     ];
     const width = [0, 1, 2, 3].map((c) => Math.max(...rows.map((r) => r[c]!.length)));
     for (const row of rows)
