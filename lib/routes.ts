@@ -45,7 +45,7 @@ export const MCP_EXPOSED_HEADERS = [
  */
 export const CONSOLE_PATH = '/console';
 
-/** The console's files next to its page, as `lib/console-bundler.ts` writes them. */
+/** The console's files next to its page, as `lib/bundling/console-bundler.ts` writes them. */
 export const CONSOLE_FILES = ['app.js', 'app.css', 'icon.svg'] as const;
 
 /**

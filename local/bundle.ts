@@ -7,7 +7,7 @@ import { basename, extname, join, relative, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import type { Metafile } from 'esbuild';
 import { LAMBDA_HANDLER, LAMBDA_OUTPUT_FILE } from '../lib/bundling/options.js';
-import { buildConsole, CONSOLE_OUTPUT_DIR } from '../lib/console-bundler.js';
+import { buildConsole, CONSOLE_OUTPUT_DIR } from '../lib/bundling/console-bundler.js';
 import { buildLambda } from '../lib/bundling/lambda-bundler.js';
 import { LOCAL_DIR, REPO_ROOT, fromRepo } from './paths.js';
 

@@ -7,6 +7,9 @@
  * cold start costs at least a millisecond of wall time on a 1,024 MB Lambda.
  *
  * The sessions live in memory (no DynamoDB Local), so the figure is the function's own work, not the store's.
+ * Each process also reports which of Node's own modules it had loaded by then: most of a cold start's CPU is
+ * Node loading those, and undici (behind `fetch`, `Request`, `Response` and `Headers`) brings in `http2`,
+ * `tls`, `zlib` and `worker_threads` with it (docs/performance.md "Cold start").
  *
  * Env: BENCH_COLD_CPU_RUNS (default 10), BENCH_BUNDLE_DIR (default `.local/bench/cold-cpu`).
  * `npm run bench:cold-cpu`
@@ -39,7 +42,9 @@ const stream = new Writable({
       this.reported = true;
       const cpu = process.cpuUsage();
       const status = globalThis.benchStatus;
-      process.stdout.write(JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, status }) + '\\n');
+      const builtins = process.moduleLoadList.filter((m) => m.startsWith('NativeModule '))
+        .map((m) => m.slice('NativeModule '.length));
+      process.stdout.write(JSON.stringify({ cpuMs: (cpu.user + cpu.system) / 1000, status, builtins }) + '\\n');
       process.exit(0);
     }
     callback();
@@ -70,7 +75,22 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
-function runChild(driver: string, env: Record<string, string>): Promise<number> {
+/** What one process reported: its CPU time and the names of Node's own modules it had loaded. */
+interface ChildSample {
+  cpuMs: number;
+  builtins: string[];
+}
+
+/** Node's own modules worth naming in the table: each costs milliseconds to load, and undici loads the rest. */
+const HEAVY_BUILTINS = {
+  undici: 'internal/deps/undici/undici',
+  http2: 'http2',
+  https: 'https',
+  zlib: 'zlib',
+  worker_threads: 'worker_threads',
+};
+
+function runChild(driver: string, env: Record<string, string>): Promise<ChildSample> {
   return new Promise((resolve, reject) => {
     const child = spawn(defaultNodePath(), [...lambdaHeapFlags(1024), driver], {
       env,
@@ -84,8 +104,8 @@ function runChild(driver: string, env: Record<string, string>): Promise<number> 
       const line = out.split('\n').find((l) => l.startsWith('{"cpuMs"'));
       if (line === undefined) reject(new Error('the child reported no first byte'));
       else {
-        const { cpuMs, status } = JSON.parse(line) as { cpuMs: number; status: number };
-        if (status === 200) resolve(cpuMs);
+        const { cpuMs, status, builtins } = JSON.parse(line) as ChildSample & { status: number };
+        if (status === 200) resolve({ cpuMs, builtins });
         else reject(new Error(`initialize answered ${status}`));
       }
     });
@@ -113,8 +133,14 @@ try {
     AUTH_JWKS_URL: issuer.jwksUrl,
   };
   await runChild(driver, env); // warms the file cache and the issuer
-  const samples: number[] = [];
-  for (let run = 0; run < runs; run += 1) samples.push(await runChild(driver, env));
+  const children: ChildSample[] = [];
+  for (let run = 0; run < runs; run += 1) children.push(await runChild(driver, env));
+  const samples = children.map((child) => child.cpuMs);
+  // The same bundle loads the same modules in every process; the last one's list stands for all.
+  const loaded = new Set(children.at(-1)?.builtins ?? []);
+  const heavy = Object.entries(HEAVY_BUILTINS)
+    .filter(([, module]) => loaded.has(module))
+    .map(([name]) => name);
   const result = {
     bench: 'cold-cpu',
     runs: samples.length,
@@ -123,6 +149,8 @@ try {
     maxCpuMs: Number(Math.max(...samples).toFixed(1)),
     bundleBytes: bundle.bytes,
     coldStartBytes: bundle.coldStartBytes,
+    nodeBuiltinsLoaded: loaded.size,
+    heavyBuiltinsLoaded: heavy,
   };
   process.stdout.write(
     [
@@ -131,6 +159,7 @@ try {
       `| cold start CPU median (n=${result.runs}) | ${result.medianCpuMs} ms |`,
       `| min / max | ${result.minCpuMs} / ${result.maxCpuMs} ms |`,
       `| bundle loaded at cold start | ${(result.coldStartBytes / 1024).toFixed(1)} KB |`,
+      `| Node built-in modules loaded | ${result.nodeBuiltinsLoaded} (${heavy.join(', ') || 'none of the heavy ones'}) |`,
       '',
     ].join('\n'),
   );

@@ -1,6 +1,6 @@
 /**
  * The operator console's files (docs/console.md), served by the platform function beside the MCP endpoint.
- * The files are data: esbuild builds them into the function's task root (`console/`, `lib/console-bundler.ts`)
+ * The files are data: esbuild builds them into the function's task root (`console/`, `lib/bundling/console-bundler.ts`)
  * and nothing here imports the console's source. The page is a plain MCP client: it gets no token, grant or
  * data from this handler, only its own code, under a Content-Security-Policy that allows nothing inline.
  */

@@ -5,7 +5,7 @@
  * reason on stderr when the bundle cannot be built.
  */
 import { join } from 'node:path';
-import { buildConsole, CONSOLE_OUTPUT_DIR } from '../console-bundler.js';
+import { buildConsole, CONSOLE_OUTPUT_DIR } from './console-bundler.js';
 import { buildLambda } from './lambda-bundler.js';
 
 const [entry, outdir, absWorkingDir, flag] = process.argv.slice(2);

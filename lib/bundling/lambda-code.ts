@@ -24,7 +24,7 @@ export interface BundledLambdaCodeProps {
   /** Absolute path of the repository root: esbuild's working directory. */
   readonly projectRoot: string;
   /**
-   * Also build the operator console into the asset's `console/` folder (`lib/console-bundler.ts`).
+   * Also build the operator console into the asset's `console/` folder (`lib/bundling/console-bundler.ts`).
    * @default false
    */
   readonly withConsole?: boolean;

@@ -7,7 +7,7 @@
 import { copyFile, mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { build } from 'esbuild';
-import { CONSOLE_FILES } from './routes.js';
+import { CONSOLE_FILES } from '../routes.js';
 
 /** Folder of the console inside the function's task root; the asset handler reads `./console/`. */
 export const CONSOLE_OUTPUT_DIR = 'console';
