@@ -101,17 +101,29 @@ describe('the client resumes a stream cut mid-event, through the local stack', j
       },
     );
     await client.close();
+    // Said with every assertion below, so a failure shows what the client saw.
+    const seen = JSON.stringify({
+      progress,
+      attempts,
+      cuts: proxy.cuts,
+      confirmed: outcome.confirmed,
+      ...(outcome.confirmed ? {} : { cause: outcome.cause, detail: outcome.detail }),
+      violations: outcome.violations,
+    });
 
-    assert.equal(proxy.cuts, 1, 'the proxy cut the stream');
-    assert.equal(attempts.length, 1, JSON.stringify(attempts));
-    assert.equal(outcome.diagnostics.resumes, 1);
+    assert.equal(proxy.cuts, 1, seen);
+    assert.equal(attempts.length, 1, seen);
+    assert.equal(outcome.diagnostics.resumes, 1, seen);
     assert.deepEqual(
       progress,
       Array.from({ length: EVENTS }, (_, index) => index + 1),
+      seen,
     );
-    assert.equal(outcome.confirmed, true);
-    assert.deepEqual(outcome.confirmed ? outcome.result?.content : undefined, [
-      { type: 'text', text: `sent ${EVENTS} events` },
-    ]);
+    assert.equal(outcome.confirmed, true, seen);
+    assert.deepEqual(
+      outcome.confirmed ? outcome.result?.content : undefined,
+      [{ type: 'text', text: `sent ${EVENTS} events` }],
+      seen,
+    );
   });
 });
