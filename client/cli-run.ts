@@ -21,6 +21,8 @@ import { callAsTask } from './cli-task.js';
 export interface CliEnvironment extends CliIo {
   /** @default globalThis.fetch */
   fetch?: typeof fetch;
+  /** Interrupt (Ctrl-C): ends a running call and sends `notifications/cancelled` for it. */
+  signal?: AbortSignal;
 }
 
 /** Runs one CLI invocation and resolves to its exit code (see `USAGE`). */
@@ -124,6 +126,7 @@ async function call(
   }
   const options: CallToolOptions = {
     stream: args.stream,
+    ...(env.signal !== undefined && { signal: env.signal }),
     onViolation: (v) => printViolation(env, args.json, v),
     // A stream that breaks is resumed where the server keeps its events (docs/client.md).
     resume: { onResume: (attempt) => printResume(env, args.json, attempt) },

@@ -42,7 +42,13 @@ export interface CallToolOptions extends SourceResultsHandlers {
   stream?: boolean;
   /** JSON-RPC id. @default the next integer */
   id?: RequestId;
+  /**
+   * Ends the call from the client's side. The client then also sends `notifications/cancelled` for the
+   * call's id: on AWS a dropped connection does not stop the server's work (docs/client.md "Cancelling").
+   */
   signal?: AbortSignal;
+  /** Send `notifications/cancelled` when `signal` aborts. @default true */
+  cancelOnAbort?: boolean;
   onComment?: (comment: string) => void;
   /** Sent as `_meta.progressToken`: asks the tool for `notifications/progress` (see `onNotification`). */
   progressToken?: string | number;
@@ -179,31 +185,58 @@ export class McpHttpClient {
     const { resume, progressToken, ...handlers } = options;
     const id = options.id ?? this.#allocateId();
     const startedAt = Date.now();
-    const params = {
-      name,
-      arguments: args,
-      ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+    const { signal } = options;
+    let cancelling: Promise<void> | undefined;
+    const onAbort = (): void => {
+      cancelling = this.cancel(id).catch(() => undefined);
     };
-    const response = await this.#post(
-      { jsonrpc: '2.0', id, method: 'tools/call', params },
-      { stream: options.stream === true, signal: options.signal },
-    );
-    // 2026-07-28 has no resumption: its streams carry no ids and there is no session to replay them in.
-    const resuming: ResumeOptions | undefined =
-      resume === false || this.protocol === 'stateless'
-        ? undefined
-        : {
-            ...resume,
-            reconnect: (lastEventId) =>
-              this.#send('GET', undefined, { 'Last-Event-ID': lastEventId }, options.signal),
-            ...(options.signal === undefined ? {} : { signal: options.signal }),
-          };
-    return consumeSourceResults(response, {
-      ...handlers,
-      requestId: id,
-      startedAt,
-      ...(resuming === undefined ? {} : { resume: resuming }),
-    });
+    if (signal !== undefined && options.cancelOnAbort !== false) {
+      if (signal.aborted) onAbort();
+      else signal.addEventListener('abort', onAbort, { once: true });
+    }
+    try {
+      const params = {
+        name,
+        arguments: args,
+        ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+      };
+      const response = await this.#post(
+        { jsonrpc: '2.0', id, method: 'tools/call', params },
+        { stream: options.stream === true, signal },
+      );
+      // 2026-07-28 has no resumption: its streams carry no ids and there is no session to replay them in.
+      const resuming: ResumeOptions | undefined =
+        resume === false || this.protocol === 'stateless'
+          ? undefined
+          : {
+              ...resume,
+              reconnect: (lastEventId) =>
+                this.#send('GET', undefined, { 'Last-Event-ID': lastEventId }, signal),
+              ...(signal === undefined ? {} : { signal }),
+            };
+      return await consumeSourceResults(response, {
+        ...handlers,
+        requestId: id,
+        startedAt,
+        ...(resuming === undefined ? {} : { resume: resuming }),
+      });
+    } finally {
+      signal?.removeEventListener('abort', onAbort);
+      await cancelling;
+    }
+  }
+
+  /**
+   * Sends `notifications/cancelled` for one of this client's requests (session-ful: in its session;
+   * stateless: bound to the caller's token). The server ignores ids it does not know or that finished.
+   */
+  async cancel(requestId: RequestId, reason?: string): Promise<void> {
+    const params: Record<string, unknown> = { requestId };
+    if (reason !== undefined) params.reason = reason;
+    const response = await this.#post({ jsonrpc: '2.0', method: 'notifications/cancelled', params });
+    await response.body?.cancel();
+    if (!response.ok)
+      throw new McpProtocolError('cancel_rejected', `notifications/cancelled got HTTP ${response.status}`);
   }
 
   /** Any request; returns its `result` or throws {@link McpRpcError} / {@link McpClientError}. */

@@ -15,7 +15,7 @@ import { METRICS_NAMESPACE, METRICS_SERVICE } from './constructs/platform-metric
 import { RequestStateSecret } from './constructs/request-state-secret.js';
 import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
-import type { AuthProps, TtlMinutes } from './environment.js';
+import type { AuthProps, ListenerBudgetProps, TtlMinutes } from './environment.js';
 import type { RateLimitProps } from './rate-limits.js';
 import { tableSchemasById } from './table-schemas.js';
 import { DEFAULT_MEMORY_SIZE_MB, SOURCE_SECRET_PREFIX } from './environment.js';
@@ -92,6 +92,16 @@ export interface BosMcpStackProps extends StackProps {
    * @default 1000
    */
   readonly deadlineReserveMs?: number;
+  /**
+   * The `contractUri` advertised for `bos/source-results/v1` (`BOS_CONTRACT_URI`), an https URL.
+   * @default - the function's default, https://dfsm.ai/apps/bos/source-results-v1.html
+   */
+  readonly contractUri?: string;
+  /**
+   * Keep `GET /mcp` without `Last-Event-ID` open for a bounded window (`MCP_LISTENER_BUDGET_MS`).
+   * @default - one keepalive, then end
+   */
+  readonly listenerBudget?: ListenerBudgetProps;
   /**
    * X-Ray tracing on the function and the API stage.
    * @default false
@@ -188,6 +198,8 @@ export class BosMcpStack extends Stack {
       ttlMinutes: props.ttlMinutes,
       deadlineReserveMs: props.deadlineReserveMs,
       ...(props.rateLimits === undefined ? {} : { rateLimits: props.rateLimits }),
+      contractUri: props.contractUri,
+      listenerBudget: props.listenerBudget,
     });
     for (const [name, value] of Object.entries(environment)) handler.addEnvironment(name, value);
 

@@ -84,11 +84,18 @@ function requireHttps(key: string, value: string): string {
   return value;
 }
 
+function requireHttpsContext(key: string, value: string): string {
+  if (!URL.canParse(value) || new URL(value).protocol !== 'https:')
+    throw new StackConfigError('invalid_context', `context "${key}" must be an https URL`);
+  return value;
+}
+
 /**
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
  * authJwksUrl, authTenantClaim, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
- * throttleBurstLimit, rateLimits, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole.
+ * throttleBurstLimit, rateLimits, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn,
+ * apiGatewayCloudWatchRole, contractUri, listenerBudgetMs, listenerSafetyMs.
  * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -126,6 +133,9 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
   const rateLimit = integer(read, 'throttleRateLimit');
   const burstLimit = integer(read, 'throttleBurstLimit');
   const timeoutSeconds = integer(read, 'timeoutSeconds');
+  const contractUri = text(read, 'contractUri');
+  const listenerBudgetMs = integer(read, 'listenerBudgetMs');
+  const listenerSafetyMs = integer(read, 'listenerSafetyMs');
 
   return {
     stage,
@@ -143,6 +153,13 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
       ? { customDomain: { domainName, certificateArn } }
       : {}),
     allowedOrigins: list(read, 'allowedOrigins'),
+    ...(contractUri !== undefined && { contractUri: requireHttpsContext('contractUri', contractUri) }),
+    ...(listenerBudgetMs !== undefined && {
+      listenerBudget: {
+        maxDurationMs: listenerBudgetMs,
+        ...(listenerSafetyMs !== undefined && { safetyBufferMs: listenerSafetyMs }),
+      },
+    }),
     memorySize: integer(read, 'memorySize'),
     timeout: timeoutSeconds === undefined ? undefined : Duration.seconds(timeoutSeconds),
     logRetention: retention(read),

@@ -58,6 +58,19 @@ export interface PlatformEnvironmentInput {
   readonly deadlineReserveMs?: number;
   /** @default DEFAULT_RATE_LIMITS */
   readonly rateLimits?: RateLimitProps;
+  readonly contractUri?: string;
+  readonly listenerBudget?: ListenerBudgetProps;
+}
+
+/** The opt-in window of `GET /mcp` without `Last-Event-ID` (`MCP_LISTENER_BUDGET_MS`, `MCP_LISTENER_SAFETY_MS`). */
+export interface ListenerBudgetProps {
+  /** Longest the listener stays open, in ms. */
+  readonly maxDurationMs: number;
+  /**
+   * The listener ends this long before the invocation deadline, in ms.
+   * @default 5000
+   */
+  readonly safetyBufferMs?: number;
 }
 
 function positiveInteger(name: string, value: number): string {
@@ -102,7 +115,28 @@ export function platformEnvironment(input: PlatformEnvironmentInput): Record<str
     AUTH_TENANT_CLAIM: input.auth.tenantClaim ?? 'org_id',
     [tableSchemasById.rateLimits.envVar]: input.tables.rateLimits.tableName,
     ...rateLimitEnvironment(input.rateLimits ?? DEFAULT_RATE_LIMITS),
+    ...optionalEnvironment(input),
   };
+}
+
+/** Variables set only when configured; the function's defaults apply otherwise (docs/deploy.md). */
+function optionalEnvironment(input: PlatformEnvironmentInput): Record<string, string> {
+  const env: Record<string, string> = {};
+  if (input.contractUri !== undefined) {
+    if (!URL.canParse(input.contractUri) || new URL(input.contractUri).protocol !== 'https:')
+      throw new StackConfigError(
+        'invalid_context',
+        `contractUri must be an https URL, got ${input.contractUri}`,
+      );
+    env.BOS_CONTRACT_URI = input.contractUri;
+  }
+  const budget = input.listenerBudget;
+  if (budget !== undefined) {
+    env.MCP_LISTENER_BUDGET_MS = positiveInteger('listener budget', budget.maxDurationMs);
+    if (budget.safetyBufferMs !== undefined)
+      env.MCP_LISTENER_SAFETY_MS = positiveInteger('listener safety buffer', budget.safetyBufferMs);
+  }
+  return env;
 }
 
 /**

@@ -4,7 +4,7 @@ export * from './constructs/index.js';
 export { PLACEHOLDER_AUTH_HOST, stackPropsFromContext } from './context.js';
 export type { ContextReader, ContextStackProps } from './context.js';
 export { DEFAULT_DEADLINE_RESERVE_MS, DEFAULT_TTL_MINUTES, platformEnvironment } from './environment.js';
-export type { AuthProps, PlatformEnvironmentInput, TtlMinutes } from './environment.js';
+export type { AuthProps, ListenerBudgetProps, PlatformEnvironmentInput, TtlMinutes } from './environment.js';
 export { StackConfigError } from './errors.js';
 export { DEFAULT_RATE_LIMITS, rateLimitEnvironment, rateLimitsForStage } from './rate-limits.js';
 export type { RateLimitProps } from './rate-limits.js';

@@ -42,6 +42,8 @@ export type { DynamoDbStreamStoreOptions } from './dynamodb/index.js';
 export { DynamoDbRequestStateStore } from './dynamodb/index.js';
 export { DynamoDbRateCounterStore } from './dynamodb/index.js';
 export type { DynamoDbRateCounterStoreOptions } from './dynamodb/index.js';
+export { DynamoDbCancelStore } from './dynamodb/index.js';
+export type { DynamoDbCancelStoreOptions } from './dynamodb/index.js';
 export { DynamoDbClientReplyStore } from './dynamodb/index.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb/index.js';
 export { StreamStoreError } from './dynamodb/index.js';

@@ -82,6 +82,7 @@ export function composePlatform(
     endpoint: config.endpoint.toString(),
     deadlineReserveMs: config.deadlineReserveMs,
     operationTimeoutMs: config.operationTimeoutMs,
+    ...(config.contractUri === undefined ? {} : { contractUri: config.contractUri }),
     logger,
     ...(telemetry === undefined ? {} : { telemetry: operationTelemetry(telemetry) }),
     serverOptions: {
@@ -91,6 +92,7 @@ export function composePlatform(
       ...composeRateLimit(config, telemetry),
       maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
+      ...(config.listenerBudget === undefined ? {} : { initialSessionListenerBudget: config.listenerBudget }),
       logger,
       ...(telemetry === undefined ? {} : { callTelemetry: telemetry.calls, telemetry: telemetry.tools }),
     },

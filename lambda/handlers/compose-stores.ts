@@ -4,6 +4,7 @@
  * the demo entry keep sessions the same way.
  */
 import {
+  DynamoDbCancelStore,
   DynamoDbClientReplyStore,
   DynamoDbRequestStateStore,
   DynamoDbSessionStore,
@@ -26,6 +27,7 @@ export type StoreOptions = Pick<
   | 'clientReplyStore'
   | 'requestStateStore'
   | 'requestStateSecret'
+  | 'cancelStore'
   | 'tasks'
 >;
 
@@ -84,6 +86,11 @@ export function composeStores(config: PlatformConfig): StoreOptions {
           clientReplyStore: reportingOutages(
             'client-reply',
             new DynamoDbClientReplyStore({ client, tableName: streamTable }),
+          ),
+          // A notifications/cancelled lands in another environment than the call it names (docs/bos.md).
+          cancelStore: reportingOutages(
+            'cancel',
+            new DynamoDbCancelStore({ client, tableName: streamTable }),
           ),
           // The single-use ledger of 2026-07-28 requestState bindings, for the same reason.
           requestStateStore: reportingOutages(

@@ -27,6 +27,8 @@ export { InMemoryStreamStore } from './stores/memory-stream-store.js';
 export type { InMemoryStreamStoreOptions } from './stores/memory-stream-store.js';
 export { InMemoryClientReplyStore } from './stores/memory-client-reply-store.js';
 export type { InMemoryClientReplyStoreOptions } from './stores/memory-client-reply-store.js';
+export { InMemoryCancelStore } from './stores/memory-cancel-store.js';
+export type { InMemoryCancelStoreOptions } from './stores/memory-cancel-store.js';
 export { createJsonLogger, silentLogger } from './logger.js';
 export type { JsonLoggerOptions } from './logger.js';
 export {

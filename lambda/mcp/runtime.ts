@@ -2,6 +2,7 @@
  * The resolved state one `McpServer` shares with its dispatchers: options with defaults applied,
  * registries, stores and the in-process maps. Internal to `lambda/mcp`.
  */
+import type { Cancellations } from './sessions/cancellations.js';
 import type { InFlightRequests } from './sessions/in-flight.js';
 import type { PendingClientRequests } from './tools/client-requests.js';
 import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registries/index.js';
@@ -28,6 +29,8 @@ export interface ResolvedOptions {
   pageSize: number;
   deadlineReserveMs: number;
   replayPollMs: number;
+  /** The opt-in window of `GET /mcp` without `Last-Event-ID`; undefined = one keepalive, then end. */
+  listenerBudget: { maxDurationMs: number; safetyBufferMs: number } | undefined;
   /** `retry:` sent with the priming event of session-ful POST streams. */
   sseRetryMs: number;
   capabilities: NonNullable<McpServerOptions['capabilities']>;
@@ -64,6 +67,8 @@ export interface Runtime {
   resources: ResourceRegistry;
   prompts: PromptRegistry;
   inFlight: InFlightRequests;
+  /** Cancel markers shared between execution environments (`notifications/cancelled` on Lambda). */
+  cancellations: Cancellations;
   clientRequests: PendingClientRequests;
   /** 2026-07-28 `requestState` issuing and redemption. */
   requestStates: RequestStateGuard;

@@ -13,6 +13,8 @@ import { JsonRpcCode, McpError, outageOf, SafeMessage } from './errors.js';
 import { Responder } from './http/http-responses.js';
 import { randomId } from './ids.js';
 import { InFlightRequests } from './sessions/in-flight.js';
+import { Cancellations } from './sessions/cancellations.js';
+import { InMemoryCancelStore } from './stores/memory-cancel-store.js';
 import { parseBody } from './json/json-rpc.js';
 import { createJsonLogger, describeError } from './logger.js';
 import { acceptsMediaType } from './http/media-type.js';
@@ -104,6 +106,7 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     pageSize: Math.max(1, options.pageSize ?? 50),
     deadlineReserveMs: options.deadlineReserveMs ?? 500,
     replayPollMs: options.replayPollMs ?? 250,
+    listenerBudget: listenerBudget(options.initialSessionListenerBudget),
     sseRetryMs: options.sseRetryMs ?? 1000,
     capabilities: options.capabilities ?? {},
     completion: options.completion,
@@ -111,6 +114,19 @@ function resolveOptions(options: McpServerOptions): ResolvedOptions {
     resourceSubscriptionHooks: options.resourceSubscriptionHooks,
     includeServerInfoMetadata: options.includeServerInfoMetadata !== false,
     cacheHints: cacheHints(options.cacheableResults),
+  };
+}
+
+/** A budget that would not keep the listener open at all is no budget. */
+function listenerBudget(
+  budget: McpServerOptions['initialSessionListenerBudget'],
+): ResolvedOptions['listenerBudget'] {
+  const max = budget?.maxDurationMs;
+  if (max === undefined || !Number.isFinite(max) || max <= 0) return undefined;
+  const safety = budget?.safetyBufferMs ?? 5_000;
+  return {
+    maxDurationMs: Math.floor(max),
+    safetyBufferMs: Number.isFinite(safety) && safety > 0 ? safety : 0,
   };
 }
 
@@ -162,6 +178,16 @@ export class McpServer {
       resources,
       prompts,
       inFlight: new InFlightRequests(),
+      cancellations: new Cancellations({
+        store: options.cancelStore ?? new InMemoryCancelStore(),
+        pollMs: Math.max(10, options.cancelPollMs ?? 500),
+        // A marker must outlive the longest call it can name: Lambda's 15-minute maximum.
+        ttlMs: 15 * 60_000,
+        // A notification may overtake the request it names on the way into another environment.
+        graceMs: 2_000,
+        clock,
+        logger,
+      }),
       clientRequests: new PendingClientRequests({
         store: options.clientReplyStore ?? new InMemoryClientReplyStore({ clock }),
         pollMs: options.clientReplyPollMs ?? 100,

@@ -76,6 +76,22 @@ describe('stack props from CDK context', () => {
     assert.deepEqual(props.auth, { issuer: realAuth.authIssuer, jwksUrl: realAuth.authJwksUrl });
   });
 
+  it('reads contractUri and the GET listener budget, and refuses a contractUri that is not https', () => {
+    const props = stackPropsFromContext(
+      contextWith({
+        contractUri: 'https://docs.example.com/c.html',
+        listenerBudgetMs: '25000',
+        listenerSafetyMs: '3000',
+      }),
+    );
+    assert.equal(props.contractUri, 'https://docs.example.com/c.html');
+    assert.deepEqual(props.listenerBudget, { maxDurationMs: 25_000, safetyBufferMs: 3_000 });
+    assert.equal(stackPropsFromContext(contextWith()).listenerBudget, undefined);
+    assert.throws(() => stackPropsFromContext(contextWith({ contractUri: 'http://docs.example.com/c' })), {
+      code: 'invalid_context',
+    });
+  });
+
   it('refuses the placeholder authorization server outside dev', () => {
     assert.throws(() => stackPropsFromContext(contextWith({ stage: 'prod' })), {
       name: 'StackConfigError',

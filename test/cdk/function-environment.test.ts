@@ -9,8 +9,8 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { requestedSecretSettings, SECRET_BACKED_SETTINGS } from '../../lambda/aws/index.js';
 import { composePlatform } from '../../lambda/handlers/compose-platform.js';
-import { REQUEST_STATE_SECRET_LENGTH } from '../../lib/index.js';
-import { onlyResource, synthStack } from './stack-fixture.js';
+import { REQUEST_STATE_SECRET_LENGTH, stackPropsFromContext } from '../../lib/index.js';
+import { onlyResource, synthStack, TEST_AUTH } from './stack-fixture.js';
 
 const { template } = synthStack({ stage: 'dev' });
 const [, fn] = onlyResource(template, 'AWS::Lambda::Function');
@@ -49,7 +49,7 @@ function deployedValue(name: string, value: unknown): string {
 }
 
 /** Runs the function's init on the stack's environment and returns every variable name it read. */
-function variablesReadAtInit(): Set<string> {
+function variablesReadAtInit(stackEnv: Record<string, unknown>): Set<string> {
   const base: Record<string, string> = {
     AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs22.x',
     AWS_REGION: 'eu-west-1',
@@ -95,7 +95,7 @@ function documentedOptional(): Map<string, string> {
 }
 
 describe('function environment', () => {
-  const read = variablesReadAtInit();
+  const read = variablesReadAtInit(stackEnv);
   const setByStack = new Set(Object.keys(stackEnv));
   // A secret-backed setting counts as set when the stack sets the variable naming its secret.
   for (const [setting, arnVariable] of Object.entries(SECRET_BACKED_SETTINGS))
@@ -125,6 +125,37 @@ describe('function environment', () => {
       assert.ok(!setByStack.has(name), `${name} is set by the stack; its row belongs to the stack's list`);
       assert.ok(read.has(name) || name.endsWith('_'), `${name} is documented but never read at init`);
     }
+  });
+});
+
+describe('function environment from the optional context keys', () => {
+  // The chain bin/app.ts runs: CDK context → stack props → the function's environment → its init.
+  const props = stackPropsFromContext(
+    (key) =>
+      ({
+        stage: 'dev',
+        authIssuer: TEST_AUTH.issuer,
+        authJwksUrl: TEST_AUTH.jwksUrl,
+        contractUri: 'https://docs.example.com/bos/source-results-v1.html',
+        listenerBudgetMs: '25000',
+        listenerSafetyMs: '5000',
+      })[key],
+  );
+  const configured = synthStack({ ...props, stage: 'dev' }).template;
+  const [, configuredFn] = onlyResource(configured, 'AWS::Lambda::Function');
+  const env = (configuredFn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
+
+  it('passes contractUri and the GET listener budget to the function', () => {
+    assert.equal(env.BOS_CONTRACT_URI, 'https://docs.example.com/bos/source-results-v1.html');
+    assert.equal(env.MCP_LISTENER_BUDGET_MS, '25000');
+    assert.equal(env.MCP_LISTENER_SAFETY_MS, '5000');
+    assert.equal(stackEnv.BOS_CONTRACT_URI, undefined, 'unset without the context keys');
+  });
+
+  it('sets them only where the function reads them at init', () => {
+    const read = variablesReadAtInit(env);
+    for (const name of ['BOS_CONTRACT_URI', 'MCP_LISTENER_BUDGET_MS', 'MCP_LISTENER_SAFETY_MS'])
+      assert.ok(read.has(name), `${name} was not read`);
   });
 });
 

@@ -19,18 +19,14 @@ import { McpHttpClient } from '../../client/index.js';
 import type { SourceResultsOutcome } from '../../client/index.js';
 import type { BosStack, BosStackOptions } from '../helpers/bos-stack.js';
 import { startBosStack } from '../helpers/bos-stack.js';
+import { fixtureTraces, inFlightAt } from '../helpers/fixture-trace.js';
+import type { Trace } from '../helpers/fixture-trace.js';
 import { javaSuite } from '../helpers/java.js';
 
 /** Every in-flight adapter sees the abort within this many ms of the client's (close-stream mode). */
 const ABORT_WITHIN_MS = 100;
 /** The operation budget that ends a disconnected client's work on AWS. */
 const OPERATION_TIMEOUT_MS = 2_000;
-
-interface Trace {
-  kind: 'read' | 'pull' | 'abort' | 'end';
-  source: string;
-  atMs: number;
-}
 
 interface DisconnectRun {
   bos: BosStack;
@@ -62,6 +58,8 @@ async function disconnectRun(options: BosStackOptions, settleMs: number): Promis
     {
       stream: true,
       signal: controller.signal,
+      // A bare disconnect: what a client that sends no notifications/cancelled leaves behind.
+      cancelOnAbort: false,
       onPage: () => {
         if (controller.signal.aborted) return;
         abortAt = Date.now();
@@ -70,18 +68,8 @@ async function disconnectRun(options: BosStackOptions, settleMs: number): Promis
     },
   );
   await new Promise((resolve) => setTimeout(resolve, settleMs));
-  const traces = bos.logs
-    .map((line) => line.fields)
-    .filter((f) => typeof f['message'] === 'string' && f['message'].startsWith('bos.fixture.'))
-    .map((f) => ({ kind: f['kind'], source: f['source_identity'], atMs: f['atMs'] }) as Trace)
-    .filter((t) => t.atMs >= callStart);
+  const traces = fixtureTraces(bos, callStart);
   return { bos, outcome, callStart, abortAt, traces };
-}
-
-function inFlightAt(traces: Trace[], at: number): string[] {
-  const started = new Set(traces.filter((t) => t.kind === 'read' && t.atMs <= at).map((t) => t.source));
-  const ended = new Set(traces.filter((t) => t.kind === 'end' && t.atMs <= at).map((t) => t.source));
-  return [...started].filter((source) => !ended.has(source));
 }
 
 function timeline(run: DisconnectRun): string {

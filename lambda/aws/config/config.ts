@@ -77,6 +77,17 @@ export interface PlatformConfig {
    * ends the response and aborts its work; 0 turns the check off. @default 30000
    */
   responseStallMs: number;
+  /**
+   * `BOS_CONTRACT_URI`: the `contractUri` advertised for `bos/source-results/v1` (the public contract page).
+   * @default 'https://dfsm.ai/apps/bos/source-results-v1.html'
+   */
+  contractUri?: string;
+  /**
+   * `MCP_LISTENER_BUDGET_MS` (and `MCP_LISTENER_SAFETY_MS`, default 5000): how long `GET /mcp` without
+   * `Last-Event-ID` stays open, ending that much before the invocation deadline. @default absent (one
+   * keepalive, then end)
+   */
+  listenerBudget?: { maxDurationMs: number; safetyBufferMs: number };
   auth?: AuthConfig;
   /** `AWS_ENDPOINT_URL_DYNAMODB` (DynamoDB Local); the SDK's own variable, validated here. */
   dynamoDbEndpoint?: string;
@@ -267,8 +278,15 @@ export function loadConfig(env: Env): PlatformConfig {
   if (requestStateSecret === undefined && reader.text('MCP_REQUEST_STATE_SECRET_ARN') !== undefined)
     reader.problems.push('MCP_REQUEST_STATE_SECRET_ARN is set but its secret was not read');
   const taskWorker = worker(reader, config.tasks);
+  const contractUri = reader.url('BOS_CONTRACT_URI', deployed)?.toString();
+  const listenerMs = reader.integer('MCP_LISTENER_BUDGET_MS', 0, 0, 900_000);
+  const listenerSafetyMs = reader.integer('MCP_LISTENER_SAFETY_MS', 5_000, 0, 900_000);
   if (reader.problems.length > 0) throw new ConfigError(reader.problems);
   return {
+    ...(contractUri === undefined ? {} : { contractUri }),
+    ...(listenerMs === 0
+      ? {}
+      : { listenerBudget: { maxDurationMs: listenerMs, safetyBufferMs: listenerSafetyMs } }),
     ...(taskWorker === undefined ? {} : { taskWorker }),
     ...config,
     ...(endpoint === undefined ? {} : { endpoint }),

@@ -1,6 +1,6 @@
 /**
  * DynamoDB implementations of the runtime's store ports (sessions, resumable streams, tasks, request state,
- * client replies, rate counters) and the directory's item reader, with the one client they share.
+ * client replies, rate counters, cancel markers) and the directory's item reader, with the one client they share.
  */
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
@@ -15,6 +15,8 @@ export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
 export { DynamoDbRateCounterStore } from './dynamodb-rate-counter-store.js';
 export type { DynamoDbRateCounterStoreOptions } from './dynamodb-rate-counter-store.js';
+export { DynamoDbCancelStore } from './dynamodb-cancel-store.js';
+export type { DynamoDbCancelStoreOptions } from './dynamodb-cancel-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';
 export type { DynamoDbClientReplyStoreOptions } from './dynamodb-client-reply-store.js';
 export { StreamStoreError } from './stream-store-error.js';

@@ -1,7 +1,8 @@
 /**
  * GET and DELETE in the session-ful shape. GET with `Last-Event-ID` replays the later events of that
  * event's stream (an id unknown to this session → 404, so one stream's id never replays another's);
- * GET without it answers one keepalive comment and ends. DELETE ends the session and its stream state.
+ * GET without it answers one keepalive comment and ends, or with `initialSessionListenerBudget` stays open
+ * with keepalives for that window, bounded by the invocation deadline. DELETE ends the session and its stream state.
  */
 import { isClientKey } from '../client-keys.js';
 import { describeError } from '../logger.js';
@@ -20,7 +21,19 @@ export async function handleGet(input: SessionfulInput, ranges: readonly MediaTy
   if (!resolved.ok) return resolved.response;
   const { sessionId } = resolved.session;
   const lastEventId = headers.get('last-event-id');
-  if (lastEventId === null || lastEventId === '') return respond.sse(listenerBody(), sessionId);
+  if (lastEventId === null || lastEventId === '') {
+    const budget = rt.options.listenerBudget;
+    if (budget === undefined) return respond.sse(listenerBody(), sessionId);
+    // Bounded by the budget and by the invocation's deadline less the safety buffer.
+    const { deadline, signal } = scope.invocation;
+    const untilDeadline = deadline === undefined ? Infinity : deadline - budget.safetyBufferMs - rt.clock();
+    const body = listenerBody({
+      durationMs: Math.min(budget.maxDurationMs, untilDeadline),
+      keepaliveMs: rt.options.keepaliveMs,
+      ...(signal !== undefined && { signal }),
+    });
+    return respond.sse(body, sessionId);
+  }
   const streamId = isClientKey('eventId', lastEventId)
     ? await rt.streams.streamOf(sessionId, lastEventId)
     : undefined;

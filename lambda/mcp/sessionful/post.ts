@@ -100,14 +100,26 @@ async function initialize(input: SessionfulInput, request: JsonRpcRequest): Prom
   return respond.json(200, resultJson(request.id, result), { 'mcp-session-id': session.sessionId });
 }
 
-async function notify(rt: Runtime, session: SessionRecord, message: JsonRpcNotification): Promise<void> {
+async function notify(
+  input: SessionfulInput,
+  session: SessionRecord,
+  message: JsonRpcNotification,
+): Promise<void> {
+  const { rt } = input;
   if (message.method === 'notifications/initialized') {
     if (session.data[SessionKey.initialized] !== 'true')
       await rt.sessions.update(session, { [SessionKey.initialized]: 'true' });
   } else if (message.method === 'notifications/cancelled') {
     const requestId = message.params?.requestId;
-    if (typeof requestId === 'string' || typeof requestId === 'number')
-      rt.inFlight.cancel(session.sessionId, requestId);
+    // Running here: cancelled at once. Otherwise the call runs in another execution environment (each POST
+    // is its own Lambda invocation) or has finished: a marker reaches the first and is ignored by the second.
+    if (
+      (typeof requestId === 'string' || typeof requestId === 'number') &&
+      !rt.inFlight.cancel(session.sessionId, requestId)
+    ) {
+      const scope = { principal: input.scope.invocation.principal, sessionId: session.sessionId };
+      await rt.cancellations.cancel(scope, requestId);
+    }
   }
   // Other notifications are accepted and ignored (MCP: receivers need not act on every notification).
 }
@@ -173,7 +185,7 @@ export async function handleSingle(input: SessionfulInput, value: JsonObject): P
   }
   const { session } = resolved;
   if (message.kind === 'notification') {
-    await notify(rt, session, message.message);
+    await notify(input, session, message.message);
     return respond.accepted();
   }
   if (message.kind === 'response') {
@@ -210,7 +222,7 @@ export async function handleBatch(input: SessionfulInput, values: JsonValue[]): 
       case 'invalid':
         return { id: message.id, text: errorJson(message.id, message.error) };
       case 'notification':
-        await notify(rt, session, message.message);
+        await notify(input, session, message.message);
         return undefined;
       case 'response':
         await rt.clientRequests.route(session.sessionId, message.id, message.result, message.error);

@@ -106,7 +106,17 @@ export async function callTool(
 
   const started = early?.request === request ? early : undefined;
   const controller = started?.controller ?? new AbortController();
-  const untrack = rt.inFlight.add(session.sessionId, request.id, controller);
+  const untrackLocal = rt.inFlight.add(session.sessionId, request.id, controller);
+  // A notification served by another execution environment reaches the call through the store.
+  const unwatch = rt.cancellations.watch(
+    { principal: scope.invocation.principal, sessionId: session.sessionId },
+    request.id,
+    controller,
+  );
+  const untrack = (): void => {
+    untrackLocal();
+    unwatch();
+  };
   const base = requestContext(scope, session, request.id, params, controller.signal);
   const guard = toolRunOptions(rt, scope.invocation, name, entry.timeoutMs, controller);
 

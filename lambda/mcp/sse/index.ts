@@ -1,7 +1,7 @@
 export { MAX_STREAM_EVENT_BYTES, SseStream } from './stream.js';
 export type { SseStreamOptions } from './stream.js';
 export { listenerBody, replayBody } from './replay.js';
-export type { ReplayOptions } from './replay.js';
+export type { ListenerOptions, ReplayOptions } from './replay.js';
 export {
   commentFrame,
   encodeEventFrame,

@@ -74,12 +74,52 @@ export function replayBody(options: ReplayOptions): ReadableStream<Uint8Array> {
   });
 }
 
-/** The GET listener without `Last-Event-ID`: one keepalive comment, then end (bounded Lambda use). */
-export function listenerBody(): ReadableStream<Uint8Array> {
+/** How long the GET listener without `Last-Event-ID` stays open (`initialSessionListenerBudget`). */
+export interface ListenerOptions {
+  /** Open time, already bounded by the budget and the deadline; 0 or less = one keepalive, then end. */
+  durationMs: number;
+  keepaliveMs: number;
+  /** The client went away: end at once. */
+  signal?: AbortSignal;
+}
+
+/**
+ * The GET listener without `Last-Event-ID`: one keepalive comment, then end (bounded Lambda use); with an
+ * opt-in budget, open for `durationMs` with keepalives, then end without a final event or comment
+ * (mcp-method-surface "Keeping the initial keepalive path open for a bounded window on Lambda").
+ */
+export function listenerBody(options?: ListenerOptions): ReadableStream<Uint8Array> {
+  const timers: ReturnType<typeof setTimeout>[] = [];
+  let stop = (): void => undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encodeFrame(commentFrame('keepalive')));
-      controller.close();
+      if (options === undefined || options.durationMs <= 0 || options.signal?.aborted === true) {
+        controller.close();
+        return;
+      }
+      const { signal } = options;
+      stop = () => {
+        for (const timer of timers) clearTimeout(timer);
+        signal?.removeEventListener('abort', end);
+      };
+      function end(): void {
+        stop();
+        controller.close();
+      }
+      signal?.addEventListener('abort', end, { once: true });
+      timers.push(setTimeout(end, options.durationMs));
+      // Keepalives only while the client keeps up: a full queue means nobody is reading.
+      const keepalive = setInterval(
+        () => {
+          if ((controller.desiredSize ?? 0) > 0) controller.enqueue(encodeFrame(commentFrame('keepalive')));
+        },
+        Math.max(1, options.keepaliveMs),
+      );
+      timers.push(keepalive);
+    },
+    cancel() {
+      stop();
     },
   });
 }

@@ -47,8 +47,18 @@ export async function handleStateless(input: StatelessInput, value: JsonObject):
   const id = message.kind === 'request' ? message.message.id : null;
   const declared = checkEnvelope(headers, method, params);
   if (declared instanceof McpError) return respond.rpcError(statusOf(declared), id, declared);
-  // Notifications change nothing in this shape (no session to mutate): accepted once valid.
-  if (message.kind === 'notification') return respond.accepted();
+  // Notifications change no session in this shape (there is none): accepted once valid. A cancellation
+  // names one of the caller's own requests, which runs in another invocation: it leaves a marker that only
+  // a call of the same principal with that id honours (sessions/cancellations.ts).
+  if (message.kind === 'notification') {
+    const requestId = params?.requestId;
+    if (
+      method === 'notifications/cancelled' &&
+      (typeof requestId === 'string' || typeof requestId === 'number')
+    )
+      await rt.cancellations.cancel({ principal: input.scope.invocation.principal }, requestId);
+    return respond.accepted();
+  }
   const request = message.message;
   if (methods.get(method)?.task === true) {
     try {

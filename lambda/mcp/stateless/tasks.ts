@@ -31,7 +31,8 @@ function declaresTasks(clientCapabilities: JsonObject): boolean {
 /**
  * The server's per-call decision (SEP-2663: the client sends no hint; a legacy `task` param is ignored).
  * A task-capable tool runs as a task for a client that declared the extension; an `optional` one runs
- * synchronously for any other client, a `required` one is refused with -32021.
+ * synchronously for any other client, a `required` one is refused with -32021. A streaming opt-in of the
+ * call can still turn a task into a stream (`tools-call.ts`, docs/tasks.md "Tasks and streaming").
  */
 export function statelessTaskMode(rt: Runtime, entry: ToolEntry, clientCapabilities: JsonObject): TaskMode {
   const support = entry.def.execution?.taskSupport ?? 'forbidden';

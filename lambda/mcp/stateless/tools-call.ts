@@ -15,6 +15,7 @@ import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
 import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type { Responder } from '../http/http-responses.js';
+import type { ToolEntry } from '../registries/tools.js';
 import type {
   JsonObject,
   JsonRpcRequest,
@@ -125,7 +126,7 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     return respond.json(out.status, out.body);
   };
 
-  if (mode === 'task' && rt.tasks !== undefined) {
+  if (mode === 'task' && rt.tasks !== undefined && !streamsInstead(entry, params, base)) {
     const tasks = rt.tasks;
     const hook = entry.beforeTask;
     const early =
@@ -134,28 +135,56 @@ export async function callStatelessTool(call: StatelessCall): Promise<Response> 
     const created = await createStatelessTask(rt, tasks, name, rawArgs, base);
     return respond.json(200, resultJson(request.id, created));
   }
-  if (!entry.streaming) return json(await runTool(() => entry.handler(rawArgs, base), guard));
-  const shouldStream =
-    entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
-  if (!shouldStream(base)) {
-    return json(await runTool(() => entry.handler(rawArgs, bufferedContext(base)), guard));
+  // The spec's cancellation (closing the stream) is invisible on Lambda; the caller's own
+  // `notifications/cancelled` for this id reaches the call through the store instead.
+  const unwatch = rt.cancellations.watch({ principal: scope.invocation.principal }, request.id, controller);
+  let streamed = false;
+  try {
+    if (!entry.streaming) return await json(await runTool(() => entry.handler(rawArgs, base), guard));
+    const shouldStream =
+      entry.options.shouldStream ?? ((ctx: McpRequestContext) => ctx.accepts('text/event-stream'));
+    if (!shouldStream(base)) {
+      return await json(await runTool(() => entry.handler(rawArgs, bufferedContext(base)), guard));
+    }
+    const refused = await preflight(entry.options, rawArgs, base, guard);
+    if (refused !== undefined) return await json(refused);
+    const sse = new SseStream({
+      keepaliveMs: rt.options.keepaliveMs,
+      maxEventBytes: rt.options.maxStreamEventBytes,
+      logger: rt.logger,
+      onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
+    });
+    if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
+    const ctx = streamingContext(base, declared, sse);
+    const work = runTool(() => entry.handler(rawArgs, ctx), guard)
+      .then(async (outcome) =>
+        sse.finish((await settle(call, round, outcome, resultPieces)).body, request.id),
+      )
+      .finally(unwatch);
+    streamed = true;
+    rt.track(work);
+    return respond.sse(sse.body);
+  } finally {
+    // A streamed call's watch ends with its work; every other answer is complete here.
+    if (!streamed) unwatch();
   }
-  const refused = await preflight(entry.options, rawArgs, base, guard);
-  if (refused !== undefined) return json(refused);
+}
 
-  const sse = new SseStream({
-    keepaliveMs: rt.options.keepaliveMs,
-    maxEventBytes: rt.options.maxStreamEventBytes,
-    logger: rt.logger,
-    onCancel: () => controller.abort(new RequestCancelledError('client_disconnected')),
-  });
-  if (entry.options.leadingComment !== undefined) sse.comment(entry.options.leadingComment);
-  const ctx = streamingContext(base, declared, sse);
-  const work = runTool(() => entry.handler(rawArgs, ctx), guard).then(async (outcome) =>
-    sse.finish((await settle(call, round, outcome, resultPieces)).body, request.id),
+/**
+ * Tasks and streaming on one call (docs/tasks.md "Tasks and streaming"). The extension lets the server
+ * decide; a tool's own `shouldStream` is a request-local opt-in (such as `bos/source-results/v1`), more
+ * specific than a capability declared for every call, so it wins when the call carries no `task` parameter
+ * and the tool may run synchronously. A `task` parameter keeps the task: never a stream then.
+ */
+function streamsInstead(entry: ToolEntry, params: JsonObject | undefined, ctx: McpRequestContext): boolean {
+  if (!entry.streaming) return false;
+  const shouldStream = entry.options.shouldStream;
+  return (
+    shouldStream !== undefined &&
+    params?.task === undefined &&
+    entry.def.execution?.taskSupport !== 'required' &&
+    shouldStream(ctx)
   );
-  rt.track(work);
-  return respond.sse(sse.body);
 }
 
 /** What a `beforeTask` hook's "go ahead" becomes inside `runTool`, so one guard covers the hook. */

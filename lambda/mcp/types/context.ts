@@ -82,6 +82,8 @@ export interface StreamingToolOptions {
    * Decides per call whether to answer with SSE. Default: always stream when the client's Accept lists
    * `text/event-stream` (which every valid POST does). The BOS extension narrows this to its opt-in.
    * When false the handler still runs, with notify/progress/comment as no-ops, and the result is JSON.
+   * Setting it makes it a request-local opt-in: in the 2026-07-28 shape a call it streams runs as a stream
+   * rather than a task, unless the call carries `task` (docs/tasks.md "Tasks and streaming").
    */
   shouldStream?: (ctx: McpRequestContext) => boolean;
   /** Comment written first on the stream, after the priming event (if any). */

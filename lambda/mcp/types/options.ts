@@ -1,7 +1,13 @@
 /** Server options and the configuration types they use. */
 import type { JsonObject, LoggingLevel } from '../json/wire.js';
 import type { CompletionHook, McpRequestContext } from './context.js';
-import type { ClientReplyStore, RequestStateStore, SessionStore, StreamStore } from './stores.js';
+import type {
+  CancelStore,
+  ClientReplyStore,
+  RequestStateStore,
+  SessionStore,
+  StreamStore,
+} from './stores.js';
 import type { TaskRuntimeOptions } from '../tasks/options.js';
 import type { CallTelemetry } from './telemetry.js';
 import type { RateLimitOptions } from '../rate-limit/port.js';
@@ -52,6 +58,17 @@ export interface ToolTelemetryEvent {
   outcome?: 'ok' | 'tool_error' | 'invalid_params' | 'timeout' | 'internal_error' | 'cancelled';
   jsonRpcCode?: number;
   isError?: boolean;
+}
+
+/** The opt-in window of the initial `GET /mcp` listener. */
+export interface ListenerBudgetOptions {
+  /** Longest the listener stays open. */
+  maxDurationMs: number;
+  /**
+   * Time kept back from the invocation deadline: the listener ends this long before it. Without a known
+   * deadline only `maxDurationMs` bounds it. @default 5000
+   */
+  safetyBufferMs?: number;
 }
 
 export interface McpServerOptions {
@@ -147,6 +164,23 @@ export interface McpServerOptions {
   clientReplyStore?: ClientReplyStore;
   /** How often a tool waiting in `ctx.request()` polls `clientReplyStore`. @default 100 */
   clientReplyPollMs?: number;
+  /**
+   * Keeps `GET /mcp` without `Last-Event-ID` open for a bounded window with keepalives instead of closing
+   * after one keepalive (mcp-method-surface `WithInitialSessionListenerBudget`). Replay GETs are unchanged.
+   * @default none (one keepalive, then end)
+   */
+  initialSessionListenerBudget?: ListenerBudgetOptions;
+  /**
+   * Where `notifications/cancelled` leaves a marker for a call running in another execution environment
+   * (docs/mcp-runtime.md "Cancellation"). @default an in-memory store (one process; deployed multi-instance
+   * use needs the shared DynamoDB-backed store)
+   */
+  cancelStore?: CancelStore;
+  /**
+   * How often a running `tools/call` reads its cancel marker: with the time to close the response, the
+   * bound between a `notifications/cancelled` and the call's final frame. @default 500
+   */
+  cancelPollMs?: number;
   /**
    * `retry:` (reconnection delay, ms) sent with the priming event of session-ful POST SSE streams
    * (SEP-1699: servers SHOULD send it so clients know when to resume). @default 1000

@@ -73,3 +73,21 @@ export interface RequestStateStore {
   /** Removes `key`; true only when it was present and `now < expiresAt` (at most once per `put`). */
   take(key: string, now: number): Promise<boolean>;
 }
+
+/** One `notifications/cancelled` as stored: when it arrived and until when it counts (epoch ms). */
+export interface CancelMarker {
+  cancelledAt: number;
+  expiresAt: number;
+}
+
+/**
+ * Cancel markers shared between execution environments. On Lambda each POST is its own invocation, so a
+ * `notifications/cancelled` is served by another instance than the call it names: it `put`s a marker here,
+ * and the running call polls `get` (docs/mcp-runtime.md "Cancellation"). Keys are digests that bind the
+ * marker to the principal, the session (session-ful) and the request id; they never contain those values.
+ */
+export interface CancelStore {
+  put(key: string, marker: CancelMarker): Promise<void>;
+  /** The marker of `key`, or undefined when none is stored. Callers check `expiresAt` themselves. */
+  get(key: string): Promise<CancelMarker | undefined>;
+}

@@ -61,6 +61,20 @@ describe('negotiation matrix (contract §2)', () => {
     assert.doesNotMatch(await response.text(), /source_result/);
   });
 
+  it('answers a JSON-only Accept with the same 400 and -32600, opted in or not (docs/bos.md)', async () => {
+    const answers = await Promise.all(
+      [{ optIn: {} }, {}].map(async (options) => {
+        const response = await session.call('list_people', {}, { ...options, accept: 'application/json' });
+        const body = (await response.json()) as { error?: { code: number } };
+        return [response.status, response.headers.get('content-type'), body.error?.code];
+      }),
+    );
+    assert.deepEqual(answers, [
+      [400, 'application/json', -32600],
+      [400, 'application/json', -32600],
+    ]);
+  });
+
   it('keeps the runtime answer for a null id: an invalid request, never a stream', async () => {
     const response = await session.call('list_people', {}, { optIn: {}, id: null });
     assert.doesNotMatch(response.headers.get('content-type') ?? '', /event-stream/);

@@ -165,6 +165,31 @@ describe('environment configuration', () => {
     ]);
   });
 
+  it('reads the advertised contractUri, https when deployed', () => {
+    const uri = 'https://docs.example.com/bos/source-results-v1.html';
+    assert.equal(loadConfig(deployedEnv({ BOS_CONTRACT_URI: uri })).contractUri, uri);
+    assert.equal(loadConfig(deployedEnv()).contractUri, undefined);
+    assert.deepEqual(problemsOf(deployedEnv({ BOS_CONTRACT_URI: 'http://docs.example.com/c' })), [
+      'BOS_CONTRACT_URI must use https, got "http://docs.example.com/c"',
+    ]);
+  });
+
+  it('opts in to the GET listener budget only with MCP_LISTENER_BUDGET_MS above 0', () => {
+    assert.equal(loadConfig({}).listenerBudget, undefined);
+    assert.equal(loadConfig({ MCP_LISTENER_BUDGET_MS: '0' }).listenerBudget, undefined);
+    assert.deepEqual(loadConfig({ MCP_LISTENER_BUDGET_MS: '25000' }).listenerBudget, {
+      maxDurationMs: 25_000,
+      safetyBufferMs: 5_000,
+    });
+    assert.deepEqual(
+      loadConfig({ MCP_LISTENER_BUDGET_MS: '25000', MCP_LISTENER_SAFETY_MS: '2000' }).listenerBudget,
+      { maxDurationMs: 25_000, safetyBufferMs: 2_000 },
+    );
+    assert.deepEqual(problemsOf({ MCP_LISTENER_BUDGET_MS: '-1' }), [
+      'MCP_LISTENER_BUDGET_MS must be a whole number from 0 to 900000, got "-1"',
+    ]);
+  });
+
   it('rejects half-configured token validation locally', () => {
     assert.deepEqual(problemsOf({ AUTH_ISSUER: 'https://issuer.example.com/' }), [
       'AUTH_AUDIENCE, AUTH_JWKS_URL must be set together with AUTH_ISSUER',
