@@ -4,6 +4,7 @@
  */
 import type { ResumeAttempt } from './resume.js';
 import type {
+  PageOrigin,
   ProtocolViolation,
   ProvisionalPage,
   SourceRef,
@@ -33,12 +34,42 @@ export function printPage(io: CliIo, json: boolean, page: ProvisionalPage): void
         status: 'page',
         sequence: page.sequence,
         provisional: true,
+        origin: page.origin,
       }),
     );
   else
     io.stdout(
-      `${ms(page.elapsedMs)}  ${label(page.source)}  pageIndex=${page.pageIndex}  records=${page.records.length}  page (provisional)`,
+      `${ms(page.elapsedMs)}  ${label(page.source)}  pageIndex=${page.pageIndex}  records=${page.records.length}  page (provisional, ${ORIGIN_TEXT[page.origin]})`,
     );
+}
+
+const ORIGIN_TEXT: Readonly<Record<PageOrigin, string>> = {
+  cache_baseline: 'from baseline',
+  source_delta: 'from delta',
+  live_provider: 'live',
+};
+
+/**
+ * Per source, where its pages came from (`baseline`, `baseline + delta`, `live`), from the pages' origins;
+ * sources that sent no page are left out (nothing says how they were read).
+ */
+export function retrievalBySource(
+  pages: readonly ProvisionalPage[],
+): { source: SourceRef; retrieval: string }[] {
+  const bySource = new Map<string, { source: SourceRef; origins: Set<PageOrigin> }>();
+  for (const page of pages) {
+    const key = JSON.stringify([page.source.source_type, page.source.source_identity]);
+    const entry = bySource.get(key) ?? { source: page.source, origins: new Set<PageOrigin>() };
+    entry.origins.add(page.origin);
+    bySource.set(key, entry);
+  }
+  return [...bySource.values()].map(({ source, origins }) => ({
+    source,
+    retrieval: (['cache_baseline', 'source_delta', 'live_provider'] as const)
+      .filter((o) => origins.has(o))
+      .map((o) => ORIGIN_TEXT[o].replace('from ', ''))
+      .join(' + '),
+  }));
 }
 
 /** Prints a source's `complete` or `error` terminal. */
@@ -115,6 +146,10 @@ export function printOutcome(
     source_errors: outcome.sourceErrors,
     observed_pages: pages,
   };
+  const retrievalMode = outcome.metadata?.['retrieval_mode'];
+  if (typeof retrievalMode === 'string') summary.retrieval_mode = retrievalMode;
+  const bySource = retrievalBySource(outcome.observedPages);
+  if (bySource.length > 0) summary.retrieval_by_source = bySource;
   if (outcome.resultType !== undefined) summary.resultType = outcome.resultType;
   if (outcome.error !== undefined)
     summary.error = { code: outcome.error.code, message: outcome.error.message };
@@ -133,8 +168,10 @@ export function printOutcome(
   if (outcome.completeness !== undefined) parts.push(`completeness=${outcome.completeness}`);
   if (outcome.resultCount !== undefined) parts.push(`result_count=${outcome.resultCount}`);
   if (outcome.resultType !== undefined) parts.push(`resultType=${outcome.resultType}`);
+  if (typeof retrievalMode === 'string') parts.push(`retrieval_mode=${retrievalMode}`);
   if (pages > 0) parts.push(`provisional pages observed=${pages} (replaced by the final records)`);
   io.stdout(parts.join('  '));
+  for (const { source, retrieval } of bySource) io.stdout(`  pages  ${label(source)}  ${retrieval}`);
   for (const e of outcome.sourceErrors) io.stdout(`  source_error  ${label(e.source)}  ${e.code}`);
 }
 

@@ -16,6 +16,7 @@ export type {
   ConfirmedOutcome,
   ConsumeDiagnostics,
   ObservedSummary,
+  PageOrigin,
   ProtocolViolation,
   ProvisionalPage,
   PublicContext,

@@ -26,6 +26,12 @@ export type SourceErrorCode = (typeof SOURCE_ERROR_CODES)[number];
 export type PublicContext = Record<string, unknown>;
 
 /**
+ * Where a page's records came from: the server marks a page answered from a cached source's baseline or
+ * its delta in `params._meta["bos/page_origin"]`; a page without it was read live from the provider.
+ */
+export type PageOrigin = 'cache_baseline' | 'source_delta' | 'live_provider';
+
+/**
  * One `status: "page"` notification. PROVISIONAL: the final result is authoritative and may merge,
  * re-identify or recount these records (contract §4), so never add them to the final records.
  */
@@ -36,6 +42,7 @@ export interface ProvisionalPage {
   sequence: number;
   records: unknown[];
   context?: PublicContext;
+  origin: PageOrigin;
   /** Milliseconds since the consumer started reading. */
   elapsedMs: number;
 }

@@ -5,6 +5,7 @@
  */
 import {
   SOURCE_ERROR_CODES,
+  type PageOrigin,
   type ProtocolViolation,
   type ProvisionalPage,
   type PublicContext,
@@ -107,6 +108,7 @@ export class SourceResultsTracker {
         pageIndex,
         sequence,
         records: frame.records,
+        origin: frame.origin,
         elapsedMs,
       };
       if (frame.context !== undefined) page.context = frame.context;
@@ -195,12 +197,22 @@ interface SourceFrame {
   status: 'page' | 'complete' | 'error';
   errorCode: string | undefined;
   context: PublicContext | undefined;
+  origin: PageOrigin;
+}
+
+/** The `_meta` key naming a page's origin (docs/bos.md "Reading a cached source"). */
+export const PAGE_ORIGIN_META_KEY = 'bos/page_origin';
+
+/** A page's origin from its `_meta`; anything unknown or absent is a live page. */
+function originOf(meta: unknown): PageOrigin {
+  const origin = isObject(meta) ? meta[PAGE_ORIGIN_META_KEY] : undefined;
+  return origin === 'cache_baseline' || origin === 'source_delta' ? origin : 'live_provider';
 }
 
 /** Validates the frame shape; returns a reason string when it cannot be tracked. */
 function parseFrame(params: unknown): SourceFrame | string {
   if (!isObject(params)) return 'source notification without params object';
-  const { requestId, sequence, pageIndex, source, records, status, error, context } = params;
+  const { requestId, sequence, pageIndex, source, records, status, error, context, _meta } = params;
   if (typeof requestId !== 'string' && typeof requestId !== 'number') return 'requestId missing';
   if (!Number.isSafeInteger(sequence) || (sequence as number) < 1)
     return 'sequence is not a positive integer';
@@ -225,5 +237,6 @@ function parseFrame(params: unknown): SourceFrame | string {
     status,
     errorCode,
     context: isObject(context) ? context : undefined,
+    origin: originOf(_meta),
   };
 }

@@ -13,11 +13,12 @@ import { PlatformDashboard } from './constructs/platform-dashboard.js';
 import { PlatformFunction } from './constructs/platform-function.js';
 import { METRICS_NAMESPACE, METRICS_SERVICE } from './constructs/platform-metrics.js';
 import { RequestStateSecret } from './constructs/request-state-secret.js';
+import { SourceCache } from './constructs/source-cache.js';
 import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, ListenerBudgetProps, TtlMinutes } from './environment.js';
 import type { RateLimitProps } from './rate-limits.js';
-import { tableSchemasById } from './table-schemas.js';
+import { baselineTable, tableSchemasById } from './table-schemas.js';
 import { DEFAULT_MEMORY_SIZE_MB, SOURCE_SECRET_PREFIX } from './environment.js';
 import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
 
@@ -128,6 +129,26 @@ export interface BosMcpStackProps extends StackProps {
    * @default true
    */
   readonly apiGatewayCloudWatchRole?: boolean;
+  /**
+   * Provision the source cache (docs/cache.md): the baseline table, its sync schedule, the staleness alarm.
+   * Sources still opt in one by one in the directory.
+   * @default - no source cache (every read is live)
+   */
+  readonly sourceCache?: SourceCacheStackProps;
+}
+
+/** The source cache's settings in {@link BosMcpStackProps}. */
+export interface SourceCacheStackProps {
+  /**
+   * Interval of the sync schedule: the smallest `refresh` of the directory's cached sources.
+   * @default Duration.minutes(5)
+   */
+  readonly syncInterval?: Duration;
+  /**
+   * Customer managed KMS key for the baseline table.
+   * @default - an AWS owned key
+   */
+  readonly kmsKeyArn?: string;
 }
 
 /** Default browser origins of Claude-style hosts (DESIGN §6). */
@@ -150,6 +171,7 @@ export class BosMcpStack extends Stack {
   readonly alarms: PlatformAlarms;
   readonly requestStateSecret: RequestStateSecret;
   readonly dashboard: PlatformDashboard;
+  readonly sourceCache?: SourceCache;
 
   constructor(scope: Construct, id: string, props: BosMcpStackProps) {
     super(scope, id, props);
@@ -237,6 +259,21 @@ export class BosMcpStack extends Stack {
         this.alarms.sourceErrors,
       ],
     });
+
+    if (props.sourceCache !== undefined) {
+      this.sourceCache = new SourceCache(this, 'SourceCache', {
+        handler,
+        schema: baselineTable,
+        removalPolicy,
+        ...(props.sourceCache.kmsKeyArn === undefined ? {} : { kmsKeyArn: props.sourceCache.kmsKeyArn }),
+        ...(props.sourceCache.syncInterval === undefined
+          ? {}
+          : { syncInterval: props.sourceCache.syncInterval }),
+        metrics: PLATFORM_METRIC_SCOPE,
+        ...(props.alarmTopicArn === undefined ? {} : { alarmTopicArn: props.alarmTopicArn }),
+      });
+      this.dashboard.dashboard.addWidgets(...this.sourceCache.widgets);
+    }
 
     new CfnOutput(this, 'EndpointUrl', {
       description: 'MCP endpoint URL (what clients connect to)',

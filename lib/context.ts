@@ -1,7 +1,7 @@
 import { Duration } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
 import { DEFAULT_THROTTLING } from './bos-mcp-stack.js';
-import type { BosMcpStackProps } from './bos-mcp-stack.js';
+import type { BosMcpStackProps, SourceCacheStackProps } from './bos-mcp-stack.js';
 import { StackConfigError } from './errors.js';
 import { stackNameForStage } from './project.js';
 import { rateLimitsForStage } from './rate-limits.js';
@@ -95,7 +95,8 @@ function requireHttpsContext(key: string, value: string): string {
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
  * authJwksUrl, authTenantClaim, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
  * throttleBurstLimit, rateLimits, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn,
- * apiGatewayCloudWatchRole, contractUri, listenerBudgetMs, listenerSafetyMs.
+ * apiGatewayCloudWatchRole, contractUri, listenerBudgetMs, listenerSafetyMs, sourceCache, cacheSyncMinutes,
+ * baselineKmsKeyArn.
  * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -176,5 +177,24 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
     sourceErrorRatePercent: integer(read, 'sourceErrorRatePercent'),
     webAclArn: text(read, 'webAclArn'),
     apiGatewayCloudWatchRole: flag(read, 'apiGatewayCloudWatchRole'),
+    sourceCache: sourceCache(read),
+  };
+}
+
+/** `sourceCache` (true/false) with `cacheSyncMinutes` and `baselineKmsKeyArn`; undefined when off. */
+function sourceCache(read: ContextReader): SourceCacheStackProps | undefined {
+  const minutes = integer(read, 'cacheSyncMinutes');
+  const kmsKeyArn = text(read, 'baselineKmsKeyArn');
+  if (flag(read, 'sourceCache') !== true) {
+    if (minutes !== undefined || kmsKeyArn !== undefined)
+      throw new StackConfigError(
+        'invalid_context',
+        'context "cacheSyncMinutes" and "baselineKmsKeyArn" need "sourceCache=true"',
+      );
+    return undefined;
+  }
+  return {
+    ...(minutes === undefined ? {} : { syncInterval: Duration.minutes(minutes) }),
+    ...(kmsKeyArn === undefined ? {} : { kmsKeyArn }),
   };
 }

@@ -1,5 +1,5 @@
 export { BosMcpStack, DEFAULT_ALLOWED_ORIGINS, DEFAULT_THROTTLING } from './bos-mcp-stack.js';
-export type { BosMcpStackProps } from './bos-mcp-stack.js';
+export type { BosMcpStackProps, SourceCacheStackProps } from './bos-mcp-stack.js';
 export * from './constructs/index.js';
 export { PLACEHOLDER_AUTH_HOST, stackPropsFromContext } from './context.js';
 export type { ContextReader, ContextStackProps } from './context.js';

@@ -10,10 +10,16 @@ export interface KeyAttribute {
   type: 'S';
 }
 
+/** A global secondary index keyed by one string attribute, projecting every attribute. */
+export interface IndexSchema {
+  name: string;
+  partitionKey: KeyAttribute;
+}
+
 /** One table: keys, TTL attribute, billing, and the environment variable its name is passed in. */
 export interface TableSchema {
   /** Logical id used for CDK construct ids and local table names (`<prefix><id>`). */
-  id: 'sessions' | 'streams' | 'tasks' | 'directory' | 'rateLimits';
+  id: 'sessions' | 'streams' | 'tasks' | 'directory' | 'rateLimits' | 'baseline';
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
   /** Epoch-seconds TTL attribute; DynamoDB deletes late, so code checks expiry on every read too. */
@@ -25,7 +31,10 @@ export interface TableSchema {
     | 'MCP_STREAM_TABLE'
     | 'MCP_TASK_TABLE'
     | 'BOS_DIRECTORY_TABLE'
-    | 'MCP_RATE_LIMIT_TABLE';
+    | 'MCP_RATE_LIMIT_TABLE'
+    | 'BOS_BASELINE_TABLE';
+  /** Sparse indexes (an item without the key attribute is not in the index). @default none */
+  globalSecondaryIndexes?: readonly IndexSchema[];
 }
 
 const stringKey = (name: string): KeyAttribute => ({ name, type: 'S' });
@@ -81,6 +90,25 @@ export const rateLimitsTable: TableSchema = {
   envVar: 'MCP_RATE_LIMIT_TABLE',
 };
 
+/**
+ * The source cache's baselines, single-table `pk` (S) + `sk` (S): per source a sync-state item and one item per
+ * record, with three sparse indexes so a lookup by record ref, email or phone is a keyed Query
+ * (`lambda/aws/dynamodb/dynamodb-baseline-store.ts`).
+ */
+export const baselineTable: TableSchema = {
+  id: 'baseline',
+  partitionKey: stringKey('pk'),
+  sortKey: stringKey('sk'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'BOS_BASELINE_TABLE',
+  globalSecondaryIndexes: [
+    { name: 'byRef', partitionKey: stringKey('refKey') },
+    { name: 'byEmail', partitionKey: stringKey('emailKey') },
+    { name: 'byPhone', partitionKey: stringKey('phoneKey') },
+  ],
+};
+
 /** Every table, in a stable order. */
 export const tableSchemas: readonly TableSchema[] = [
   sessionsTable,
@@ -97,4 +125,4 @@ export const tableSchemasById = {
   tasks: tasksTable,
   directory: directoryTable,
   rateLimits: rateLimitsTable,
-} as const satisfies Record<TableSchema['id'], TableSchema>;
+} as const satisfies Record<Exclude<TableSchema['id'], 'baseline'>, TableSchema>;

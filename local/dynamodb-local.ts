@@ -226,7 +226,12 @@ export async function createTables(
   try {
     for (const schema of schemas) {
       const TableName = `${tableNamePrefix}${schema.id}`;
-      const keys = [schema.partitionKey, ...(schema.sortKey === undefined ? [] : [schema.sortKey])];
+      const indexes = schema.globalSecondaryIndexes ?? [];
+      const keys = [
+        schema.partitionKey,
+        ...(schema.sortKey === undefined ? [] : [schema.sortKey]),
+        ...indexes.map((index) => index.partitionKey),
+      ];
       try {
         await client.send(
           new CreateTableCommand({
@@ -234,6 +239,15 @@ export async function createTables(
             KeySchema: keySchema(schema),
             AttributeDefinitions: keys.map((key) => ({ AttributeName: key.name, AttributeType: key.type })),
             BillingMode: schema.billingMode,
+            ...(indexes.length === 0
+              ? {}
+              : {
+                  GlobalSecondaryIndexes: indexes.map((index) => ({
+                    IndexName: index.name,
+                    KeySchema: [{ AttributeName: index.partitionKey.name, KeyType: 'HASH' }],
+                    Projection: { ProjectionType: 'ALL' },
+                  })),
+                }),
           }),
         );
         await client.send(

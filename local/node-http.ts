@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpInvocationContext } from '../lambda/mcp/types.js';
+import type { McpInvocationContext } from '../lambda/mcp/types/index.js';
 import { log } from './log.js';
 
 /** A fetch-style handler, the shape of `McpServer.handle`. */

@@ -20,6 +20,7 @@ import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js'
 import { createRestEntry } from '../../lambda/handlers/compose-entry.js';
 import { fixtureRecords } from '../../lambda/sources/index.js';
 import type { FixtureSourceOptions } from '../../lambda/sources/index.js';
+import { boundedKeySetFetch } from '../../lambda/handlers/key-set-fetch.js';
 import { startDevIssuer } from '../../local/dev-auth/index.js';
 import type { StreamingHandler } from './lambda-host.js';
 
@@ -123,6 +124,7 @@ export async function startLargeTenant(responses: readonly (readonly string[])[]
           issuer: issuer.issuer,
           audience: issuer.audience,
           jwks: new URL(issuer.jwksUrl),
+          fetchKeySet: boundedKeySetFetch(),
         }),
         endpoint: ENDPOINT,
         deadlineReserveMs: 1000,

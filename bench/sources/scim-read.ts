@@ -74,7 +74,7 @@ async function serve(profile?: 'eq-only') {
     options: { base_url: baseUrl, page_size: 200 },
     credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(token) },
   };
-  const adapter = createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true });
+  const adapter = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
 
   const read = async (query: SourceQuery): Promise<Read> => {
     const answered = firstPages.length;

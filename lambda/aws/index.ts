@@ -28,8 +28,17 @@ export type { StreamingResult, StreamResponseOptions } from './edge/index.js';
 export { LambdaTaskLauncher, TaskLaunchError } from './edge/index.js';
 export type { LambdaTaskLauncherOptions } from './edge/index.js';
 export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './edge/index.js';
+export { CACHE_SYNC_EVENT_KIND, cacheSyncEvent, cacheSyncRequest } from './edge/index.js';
+export type { CacheSyncEvent, CacheSyncRequest } from './edge/index.js';
 export type { TaskWorkerEvent } from './edge/index.js';
-export { createDynamoDbClient } from './dynamodb/index.js';
+export { createDynamoDbClient, DynamoDbBaselineStore } from './dynamodb/index.js';
+export type {
+  DynamoDbBaselineStoreOptions,
+  StoredLease,
+  StoredLookup,
+  StoredRecord,
+  StoredState,
+} from './dynamodb/index.js';
 export type { DynamoDbClientOptions } from './dynamodb/index.js';
 export { DynamoDbDirectoryItems } from './dynamodb/index.js';
 export type { DynamoDbDirectoryItemsOptions, PlainItem } from './dynamodb/index.js';
@@ -63,6 +72,8 @@ export { CallRecord, sessionDigest } from './telemetry/index.js';
 export type { CallCompleteness, SourceTally } from './telemetry/index.js';
 export { DEFAULT_NAMESPACE, DIMENSION, METRIC, publishCallMetrics } from './telemetry/index.js';
 export { InvocationTelemetry } from './telemetry/index.js';
+export { publishSyncMetrics, SYNC_METRIC } from './telemetry/index.js';
+export type { SyncReport } from './telemetry/index.js';
 export type { InvocationTelemetryOptions } from './telemetry/index.js';
 export { createPowertoolsLogger, DEFAULT_SERVICE_NAME, loggerPort } from './telemetry/index.js';
 export type { PowertoolsLoggerOptions } from './telemetry/index.js';

@@ -29,6 +29,7 @@ export {
   parseDirectoryDocument,
   readSourceDefinitionEntries,
   readSourceDefinitions,
+  sourceCacheMillis,
   sourceCredential,
 } from './directory/index.js';
 export type {
@@ -43,6 +44,7 @@ export type {
   InMemoryDirectoryOptions,
   ItemsDirectoryOptions,
   PublicContext,
+  SourceCacheDefinition,
   SourceCredential,
   SourceDefinition,
   SourceDefinitionEntry,
@@ -75,7 +77,9 @@ export {
 export type {
   AuthenticateOptions,
   AuthOutcome,
+  JwksSource,
   JwtVerifierOptions,
+  KeySetFetch,
   ProtectedResourceMetadata,
   RemoteJwksOptions,
   TokenVerifier,

@@ -5,28 +5,25 @@
 import { FederationError } from './errors.js';
 import { federate } from './identity.js';
 import type { FederationErrorCode } from './errors.js';
-import type { FederationEvent } from './events.js';
+import type { FederationEvent, PageOrigin } from './events.js';
 import { validateOptions } from './options.js';
 import type { FederationOptions } from './options.js';
-import type { SourceAdapter } from './port.js';
 import { planFor } from './query-plan.js';
 import type { QueryPlan } from './query-plan.js';
+import { KeyedRun } from './keyed-run.js';
+import type { SourceState } from './source-state.js';
 import { readSource } from './source-reader.js';
 import type { ReadOutcome } from './source-reader.js';
 import { formatObservedAt } from './timestamps.js';
-import type { FederationMetadata, FederationResult, SourceErrorCode, SourceRef } from './types.js';
+import type {
+  FederationMetadata,
+  FederationResult,
+  RetrievalMode,
+  SourceErrorCode,
+  SourceRef,
+} from './types.js';
+import { entryOf } from './validate.js';
 import type { NormalizedRecord, ValidatedPage } from './validate.js';
-
-interface SourceState {
-  readonly adapter: SourceAdapter;
-  pageIndex: number;
-  started: boolean;
-  /** Whether any of its records reached the final merge (even without a published page, for get_person). */
-  contributed: boolean;
-  controller?: AbortController;
-  timer?: ReturnType<typeof setTimeout>;
-  terminal?: { readonly code: SourceErrorCode | undefined; readonly at: number };
-}
 
 const compareSources = (a: SourceRef, b: SourceRef) =>
   a.source_type < b.source_type
@@ -52,7 +49,10 @@ class FederationRun {
   /** Every delivered record, for the final merge. */
   readonly #delivered: NormalizedRecord[] = [];
   readonly #sinkPending = new Set<Promise<void>>();
+  /** Sources waiting for a read slot, in start order (a keyed source that cannot answer by keys joins late). */
+  readonly #queue: SourceState[];
   #next = 0;
+  readonly #keyed: KeyedRun | undefined;
   #running = 0;
   #settled = 0;
   #deadlinePassed = false;
@@ -71,7 +71,31 @@ class FederationRun {
       pageIndex: 0,
       started: false,
       contributed: false,
+      deltaApplied: false,
     }));
+    const recordRef = options.query.operation === 'get_person' ? options.query.record_ref : undefined;
+    const keyed = this.#states.filter((s) => recordRef !== undefined && s.adapter.openKeyed !== undefined);
+    this.#queue = this.#states.filter((s) => !keyed.includes(s));
+    this.#keyed =
+      recordRef === undefined || keyed.length === 0
+        ? undefined
+        : new KeyedRun(recordRef, keyed, {
+            deliver: (state, page) => this.#deliverAll(state, page),
+            fallBack: (state) => {
+              if (this.#deadlinePassed) this.#terminal(state, 'source_timeout');
+              else this.#queue.push(state);
+              this.#startMore();
+              this.#maybeFinish();
+            },
+            othersDone: () => this.#queue.every((s) => s.terminal !== undefined),
+            pool: () => this.#delivered,
+            end: (state, code) => {
+              if (state.terminal !== undefined || this.#over) return;
+              clearTimeout(state.timer);
+              this.#terminal(state, code);
+              this.#maybeFinish();
+            },
+          });
     this.#pageSize = options.pageSize ?? 100;
     this.#maxConcurrent = options.maxConcurrentSources ?? 8;
     this.#clock = options.clock ?? Date.now;
@@ -93,6 +117,7 @@ class FederationRun {
     // A budget already spent starts no read at all: every source ends with source_timeout at pageIndex 0.
     if (budget <= 0) this.#onDeadline();
     else this.#deadlineTimer = setTimeout(() => this.#onDeadline(), budget);
+    this.#keyed?.open(this.#options.deadline);
     this.#startMore();
     this.#maybeFinish();
     return done;
@@ -100,7 +125,7 @@ class FederationRun {
 
   #startMore(): void {
     while (!this.#deadlinePassed && !this.#over && this.#running < this.#maxConcurrent) {
-      const state = this.#states[this.#next];
+      const state = this.#queue[this.#next];
       if (state === undefined) return;
       this.#next++;
       this.#start(state);
@@ -129,7 +154,12 @@ class FederationRun {
       pageSize: this.#pageSize,
       deadline,
       signal: controller.signal,
-      deliver: (page, start, end) => this.#deliver(state, page, start, end),
+      deliver: (page, start, end, origin) => this.#deliver(state, page, start, end, origin),
+      onBaseline: (asOf) => {
+        const at = Date.parse(asOf);
+        state.baselineAt = Number.isNaN(at) ? this.#startedAt : at;
+      },
+      applyDelta: (retracted) => this.#applyDelta(state, retracted),
       logFailure: (detail) =>
         this.#options.onLog?.({ level: 'warn', event: 'source_failed', source: adapter.source, ...detail }),
     }).then(
@@ -143,6 +173,7 @@ class FederationRun {
     validated: ValidatedPage,
     start: number,
     end: number,
+    origin: PageOrigin | undefined,
   ): Promise<void> | undefined {
     if (this.#over || state.controller?.signal.aborted === true) return undefined;
     if (end > start) state.contributed = true;
@@ -155,12 +186,36 @@ class FederationRun {
     );
     if (page.length === 0) return undefined;
     state.pageIndex++;
-    return this.#emit({
-      type: 'page',
-      source: state.adapter.source,
-      pageIndex: state.pageIndex,
-      records: page,
-    });
+    const { source } = state.adapter;
+    return this.#emit(
+      origin === undefined
+        ? { type: 'page', source, pageIndex: state.pageIndex, records: page }
+        : { type: 'page', source, pageIndex: state.pageIndex, records: page, origin },
+    );
+  }
+
+  /**
+   * A delta over a baseline: the source's delivered records it retracts leave the final merge (their pages
+   * were provisional, §4), so a deleted or changed person never appears stale in the final result.
+   */
+  #applyDelta(state: SourceState, retracted: readonly string[]): number {
+    if (this.#over) return 0;
+    state.deltaApplied = true;
+    if (retracted.length === 0) return 0;
+    const gone = new Set(retracted);
+    const { source_type, source_identity } = state.adapter.source;
+    const before = this.#delivered.length;
+    let kept = 0;
+    for (const member of this.#delivered) {
+      const entry = entryOf(member);
+      const retract =
+        entry.source_identity === source_identity &&
+        entry.source_type === source_type &&
+        gone.has(entry.external_id);
+      if (!retract) this.#delivered[kept++] = member;
+    }
+    this.#delivered.length = kept;
+    return before - kept;
   }
 
   /** Calls the sink in event order; its promise (never rejecting) is the caller's backpressure. */
@@ -194,7 +249,17 @@ class FederationRun {
       outcome.kind === 'complete' ? undefined : outcome.kind === 'error' ? outcome.code : 'source_timeout',
     );
     this.#startMore();
+    this.#keyed?.maybeClose();
     this.#maybeFinish();
+  }
+
+  /** Delivers a validated page in chunks of `pageSize`, waiting on the sink; false once the run is over. */
+  async #deliverAll(state: SourceState, page: ValidatedPage): Promise<boolean> {
+    for (let start = 0; start < page.length; start += this.#pageSize) {
+      const end = Math.min(start + this.#pageSize, page.length);
+      await this.#deliver(state, page, start, end, 'cache_baseline');
+    }
+    return !this.#over;
   }
 
   #terminal(state: SourceState, code: SourceErrorCode | undefined): void {
@@ -212,6 +277,7 @@ class FederationRun {
   #onDeadline(): void {
     if (this.#over) return;
     this.#deadlinePassed = true;
+    this.#keyed?.abort();
     for (const state of this.#states) {
       if (state.started) state.controller?.abort(timeoutReason());
       else this.#terminal(state, 'source_timeout'); // never started: no read to abort (§5 "Operation deadlines remain in force")
@@ -243,17 +309,18 @@ class FederationRun {
     const failed = this.#states.filter((s) => s.terminal?.code !== undefined);
     const ordered = (list: SourceState[]) =>
       [...list].sort((a, b) => compareSources(a.adapter.source, b.adapter.source));
+    const cached = this.#states.filter((s) => s.baselineAt !== undefined);
     const metadata: FederationMetadata = {
-      retrieval_mode: 'live_provider',
-      cache_baseline_applied: false,
-      source_delta_applied: false,
+      retrieval_mode: retrievalMode(cached),
+      cache_baseline_applied: cached.length > 0,
+      source_delta_applied: cached.some((s) => s.deltaApplied),
       completeness: failed.length === 0 ? 'complete' : 'partial',
       result_count: records.length,
       observed_at: formatObservedAt(this.#startedAt),
-      provenance: ordered(observed).map(({ adapter: { source }, terminal }) => ({
-        source_type: source.source_type,
-        source_identity: source.source_identity,
-        observed_at: formatObservedAt(terminal?.at ?? this.#startedAt),
+      provenance: ordered(observed).map((state) => ({
+        source_type: state.adapter.source.source_type,
+        source_identity: state.adapter.source.source_identity,
+        observed_at: formatObservedAt(observedAt(state, this.#startedAt)),
       })),
       source_errors: ordered(failed).map(({ adapter: { source }, terminal }) => ({
         source: { source_type: source.source_type, source_identity: source.source_identity },
@@ -267,6 +334,7 @@ class FederationRun {
   #finish(reason?: unknown): void {
     this.#over = true;
     clearTimeout(this.#deadlineTimer);
+    this.#keyed?.abort();
     this.#options.signal?.removeEventListener('abort', this.#onOuterAbort);
     for (const state of this.#states) {
       clearTimeout(state.timer);
@@ -279,6 +347,21 @@ class FederationRun {
     this.#finish(cause ?? new DOMException(message, 'AbortError'));
     this.#reject(new FederationError(code, message, { cause }));
   }
+}
+
+/** The final metadata's `retrieval_mode` from the sources that answered from a baseline (docs/bos.md). */
+function retrievalMode(cached: readonly SourceState[]): RetrievalMode {
+  if (cached.length === 0) return 'live_provider';
+  return cached.every((s) => s.deltaApplied) ? 'cache_baseline_with_delta' : 'cache_baseline';
+}
+
+/**
+ * When a source was observed: a baseline without its delta is only as current as the baseline; anything
+ * else (live, or baseline plus delta) as current as its terminal.
+ */
+function observedAt(state: SourceState, startedAt: number): number {
+  if (state.baselineAt !== undefined && !state.deltaApplied) return state.baselineAt;
+  return state.terminal?.at ?? startedAt;
 }
 
 /**

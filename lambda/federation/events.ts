@@ -4,12 +4,17 @@
  */
 import type { FederatedRecord, SourceErrorCode, SourceRef } from './types.js';
 
+/** Where a page's records came from, when not from the provider directly (a layered read's layer). */
+export type PageOrigin = 'cache_baseline' | 'source_delta';
+
 /** A delivery page: at most `pageSize` records, source-locally federated. pageIndex runs 1, 2, … per source. */
 export interface PageEvent {
   readonly type: 'page';
   readonly source: SourceRef;
   readonly pageIndex: number;
   readonly records: readonly FederatedRecord[];
+  /** Absent for records read live from the provider. */
+  readonly origin?: PageOrigin;
 }
 
 /** The source finished; `pageIndex` is its last page's index, 0 when it delivered none (§4). */

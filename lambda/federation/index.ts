@@ -4,13 +4,23 @@
 export { runFederation } from './engine.js';
 export { FederationError, SourceError, isSourceError, isSourceErrorCode } from './errors.js';
 export type { FederationErrorCode } from './errors.js';
-export type { CompleteEvent, ErrorEvent, FederationEvent, FederationLogEntry, PageEvent } from './events.js';
+export type {
+  CompleteEvent,
+  ErrorEvent,
+  FederationEvent,
+  FederationLogEntry,
+  PageEvent,
+  PageOrigin,
+} from './events.js';
 export { dedupeByKey, federate } from './identity.js';
 export { MIN_PHONE_DIGITS, normaliseEmail, normalisePhone } from './normalize.js';
 export type { FederationOptions } from './options.js';
 export type {
   GetPersonQuery,
+  KeyedReader,
+  LayeredPage,
   ListPeopleQuery,
+  PersonKeys,
   RawRecord,
   ReadOptions,
   SearchPeopleQuery,
@@ -30,6 +40,7 @@ export type {
   IdentityMatch,
   MatchKind,
   ProvenanceEntry,
+  RetrievalMode,
   SourceErrorCode,
   SourceErrorEntry,
   SourceProvenance,

@@ -72,11 +72,21 @@ export interface SourceErrorEntry {
   readonly error: { readonly code: SourceErrorCode };
 }
 
+/**
+ * How the final result was retrieved (docs/bos.md "Reading a cached source"): `live_provider` when no source answered
+ * from a baseline; `cache_baseline_with_delta` when some did and every one of them applied its delta (as
+ * current as a live read); `cache_baseline` when some source answered from its baseline alone (its delta
+ * failed or ran out of time), so part of the result is as old as that baseline.
+ */
+export type RetrievalMode = 'live_provider' | 'cache_baseline' | 'cache_baseline_with_delta';
+
 /** The final result's metadata, in the contract's property order (§5 final frame). */
 export interface FederationMetadata {
-  readonly retrieval_mode: 'live_provider';
-  readonly cache_baseline_applied: false;
-  readonly source_delta_applied: false;
+  readonly retrieval_mode: RetrievalMode;
+  /** Some source answered from its baseline. */
+  readonly cache_baseline_applied: boolean;
+  /** Some source's baseline was brought current by its delta. */
+  readonly source_delta_applied: boolean;
   /** `partial` on any source failure, even with zero records (§5). */
   readonly completeness: 'complete' | 'partial';
   readonly result_count: number;

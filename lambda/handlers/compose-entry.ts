@@ -13,6 +13,7 @@ import {
   InvocationTelemetry,
   loggerPort,
   errorFields,
+  cacheSyncRequest,
   eventKind,
   streamCompletionFields,
   internalErrorResponse,
@@ -24,7 +25,7 @@ import {
   toRequest,
   toStreamingResult,
 } from '../aws/index.js';
-import type { RestProxyEvent, StreamingResult } from '../aws/index.js';
+import type { CacheSyncRequest, RestProxyEvent, StreamingResult } from '../aws/index.js';
 import { JsonRpcCode, taskTag } from '../mcp/index.js';
 import type { Logger, McpInvocationContext, TaskRef, TaskRoundContext } from '../mcp/index.js';
 
@@ -41,6 +42,11 @@ export interface ComposedApp {
   settled?(): Promise<void>;
   /** Runs one round of a stored task: the work of a task worker invocation (`McpServer.runTask`). */
   runTask?(ref: TaskRef, round: TaskRoundContext): Promise<void>;
+  /**
+   * Brings the source cache's baselines up to date (`bos.cache.sync` events, docs/cache.md) within the
+   * invocation's deadline; absent when no baseline table is configured.
+   */
+  syncCache?(request: CacheSyncRequest, invocation: SyncInvocation): Promise<void>;
   /** `MCP_RESPONSE_STALL_MS`: a write without progress this long ends the response and its work. */
   responseStallMs?: number;
   /**
@@ -49,6 +55,14 @@ export interface ComposedApp {
    * leave the request path to retry it.
    */
   prepare?(): void;
+}
+
+/** The invocation a cache sync runs in. */
+export interface SyncInvocation {
+  /** The lease owner (the invocation's request id). */
+  readonly workerId?: string;
+  /** The invocation's deadline (epoch ms). */
+  readonly deadline?: number;
 }
 
 /** Options of {@link createRestEntry}. */
@@ -113,6 +127,7 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
     try {
       app ??= options.compose(logger, telemetry);
       if (kind === 'task-round') return await runTaskRound(app, event, context);
+      if (kind === 'cache-sync') return await runCacheSync(app, event, context);
       const parts = parseRestEvent(event);
       const invocation = createInvocation(
         context,
@@ -168,6 +183,31 @@ export function createRestEntry(options: RestEntryOptions): RestEntryHandler {
     if (composed.runTask === undefined) logger.warn('task worker event for an app without tasks');
     else
       await composed.runTask(ref, {
+        ...(invocation.requestId !== undefined && { workerId: invocation.requestId }),
+        ...(invocation.deadline !== undefined && { deadline: invocation.deadline }),
+      });
+    return toStreamingResult(new Response(null, { status: 204 }));
+  }
+
+  /**
+   * A source cache sync invocation (the schedule's, or `npm start`'s through the Invoke API): runs the syncs
+   * within this invocation's deadline. Nobody reads the answer: an empty 204, or a 400 with a warning line
+   * for an event this bundle cannot read.
+   */
+  async function runCacheSync(
+    composed: ComposedApp,
+    event: unknown,
+    context: Context,
+  ): Promise<StreamingResult> {
+    const request = cacheSyncRequest(event);
+    if (request === undefined) {
+      logger.warn('cache sync event not understood; ignored');
+      return toStreamingResult(new Response(null, { status: 400 }));
+    }
+    const { context: invocation } = createInvocation(context);
+    if (composed.syncCache === undefined) logger.warn('cache sync event without a baseline table; ignored');
+    else
+      await composed.syncCache(request, {
         ...(invocation.requestId !== undefined && { workerId: invocation.requestId }),
         ...(invocation.deadline !== undefined && { deadline: invocation.deadline }),
       });

@@ -8,6 +8,9 @@ import { ConfigError, errorFields, loadConfig } from '../aws/index.js';
 import type { InvocationTelemetry } from '../aws/index.js';
 import { BOS_READ_SCOPE, createBosPlatform, createJwtVerifier } from '../bos/index.js';
 import type { Logger } from '../mcp/index.js';
+import { changeFeedFor } from '../sources/cache/index.js';
+import { composeBaselineStore } from './compose-baseline.js';
+import { composeCacheSync } from './compose-cache-sync.js';
 import { assertDeployableAuth, composeDirectory, composeDirectoryItems } from './compose-directory.js';
 import type { ComposedApp } from './compose-entry.js';
 import { localKnobs } from './compose-fixture-knobs.js';
@@ -15,6 +18,7 @@ import { createConsoleAssets, servesConsolePath } from './console-assets.js';
 import { composeSources } from './compose-sources.js';
 import { composeRateLimit } from './compose-rate-limit.js';
 import { composeStores } from './compose-stores.js';
+import { boundedKeySetFetch } from './key-set-fetch.js';
 import { operationTelemetry } from './operation-telemetry.js';
 
 /** The platform endpoint (DESIGN §1); the same constant the CDK routes (`lib/routes.ts`). */
@@ -54,9 +58,13 @@ export function composePlatform(
 
   // The directory and the source definitions both live in BOS_DIRECTORY_TABLE (one shared client).
   const items = composeDirectoryItems(config);
+  // Cached sources read their baseline on BOS_BASELINE_TABLE first (docs/bos.md "Reading a cached source").
+  const baselines =
+    config.baselineTable === undefined ? undefined : composeBaselineStore(config, config.baselineTable);
   const sources = composeSources(config, env, logger, {
     knobs,
     ...(items === undefined ? {} : { items }),
+    ...(baselines === undefined ? {} : { cache: { store: baselines, feedFor: changeFeedFor } }),
     ...(telemetry === undefined
       ? {}
       : {
@@ -69,6 +77,7 @@ export function composePlatform(
     issuer: config.auth.issuer,
     audience: config.auth.audience,
     jwks: config.auth.jwksUrl,
+    fetchKeySet: boundedKeySetFetch(),
     requiredScope: BOS_READ_SCOPE,
     tenantClaim: config.auth.tenantClaim,
   });
@@ -98,6 +107,21 @@ export function composePlatform(
     },
   });
   const consoleAssets = createConsoleAssets({ authOrigin: new URL(config.auth.issuer).origin });
+  const syncCache = composeCacheSync(config, sources, logger, {
+    ...(baselines === undefined ? {} : { store: baselines }),
+    ...(telemetry === undefined
+      ? {}
+      : {
+          onOutcome: (outcome) =>
+            telemetry.cacheSynced({
+              ...outcome,
+              sourceType: sources.kindOf(outcome.sourceId) ?? 'unknown',
+              ...(sources.specOf(outcome.sourceId)?.cache === undefined
+                ? {}
+                : { maxStalenessMs: sources.specOf(outcome.sourceId)!.cache!.maxStalenessMs }),
+            }),
+        }),
+  });
   return {
     handle: (request, ctx) => {
       const path = new URL(request.url).pathname;
@@ -106,6 +130,7 @@ export function composePlatform(
     origin: config.endpoint.origin,
     settled: () => platform.server.settled(),
     runTask: (ref, round) => platform.server.runTask(ref, round),
+    ...(syncCache === undefined ? {} : { syncCache }),
     responseStallMs: config.responseStallMs,
     prepare: () => {
       // Every request's token check needs the issuer's keys: fetching them now overlaps the wait (deployed:

@@ -16,12 +16,18 @@
  */
 import { ConfigError } from '../aws/index.js';
 import type { PlatformConfig } from '../aws/index.js';
-import { DEMO_DIRECTORY_DOCUMENT, readSourceDefinitionEntries, sourceCredential } from '../bos/index.js';
+import {
+  DEMO_DIRECTORY_DOCUMENT,
+  readSourceDefinitionEntries,
+  sourceCacheMillis,
+  sourceCredential,
+} from '../bos/index.js';
 import type { CredentialResolver, DirectoryItemsReader, SourceDefinition } from '../bos/index.js';
 import type { SourceAdapter } from '../federation/index.js';
 import type { Logger } from '../mcp/index.js';
 import {
   buildSource,
+  createCachedSource,
   createFixtureSource,
   createSourceCatalog,
   createSourceFactories,
@@ -31,7 +37,7 @@ import {
   SourceConfigError,
   traceSource,
 } from '../sources/index.js';
-import type { ProviderSettings, SourceSpec } from '../sources/index.js';
+import type { BaselineStore, ChangeFeed, ProviderSettings, SourceSpec } from '../sources/index.js';
 import { composeCredentialResolver } from './compose-directory.js';
 import { isLocalRun, localKnobs } from './compose-fixture-knobs.js';
 import type { LocalKnobs } from './compose-fixture-knobs.js';
@@ -51,6 +57,11 @@ export interface ComposedSources {
   refresh(): Promise<void>;
   /** The adapter kind (`fixture`, `scim`, …) a source id was built with: the `source.type` of its metrics. */
   kindOf(sourceId: string): string | undefined;
+  /**
+   * The spec a source id was built from (its kind, options, bound credential and cache policy): what the
+   * source cache's sync and read paths build a change feed from. `undefined` for a fixture-preset source.
+   */
+  specOf(sourceId: string): SourceSpec | undefined;
 }
 
 /** Options of {@link composeSources}. */
@@ -69,6 +80,19 @@ export interface SourceCompositionOptions {
   onRateLimitWait?: (sourceId: string, waitMs: number) => void;
   /** Told of every read a provider answered by local matching (the source's local-match metric). */
   onLocalMatch?: (sourceId: string) => void;
+  /** The source cache: without it, a source whose definition sets `cache` reads live as before. */
+  cache?: SourceCacheWiring;
+}
+
+/** What the read path of the source cache needs from the composition root. */
+export interface SourceCacheWiring {
+  /** The baseline store (DynamoDB when deployed; keyed by source id, so a context reads only its sources). */
+  readonly store: BaselineStore;
+  /**
+   * The change feed of a cached source over its live adapter, or undefined when its kind has none (that
+   * source reads live). Usually `changeFeedFor` of `lambda/sources/cache`.
+   */
+  feedFor(spec: SourceSpec, live: SourceAdapter): ChangeFeed | undefined;
 }
 
 /**
@@ -91,6 +115,7 @@ export function composeSources(
     return fixed(
       presets.map((o) => traced(createFixtureSource(o))),
       () => FIXTURE_ADAPTER,
+      () => undefined,
     );
   }
 
@@ -99,25 +124,27 @@ export function composeSources(
     (resolver ??= composeCredentialResolver(local, env)).resolve(name);
   const settings = providerSettings(local, logger, options);
   const factories = createSourceFactories(settings, { latencyScale: knobs.latencyScale });
-  const specOf = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
-  const kinds = new Map<string, string>();
+  const toSpec = (definition: SourceDefinition): SourceSpec => specFor(definition, resolve, logger);
+  const specs = new Map<string, SourceSpec>();
   const build = (spec: SourceSpec): SourceAdapter => {
-    const adapter = traced(buildSource(spec, factories));
-    kinds.set(spec.source_id, spec.adapter);
+    const adapter = cachedOrLive(spec, traced(buildSource(spec, factories)), options.cache, logger);
+    specs.set(spec.source_id, spec);
     return adapter;
   };
-  const kindOf = (sourceId: string) => kinds.get(sourceId);
+  const kindOf = (sourceId: string) => specs.get(sourceId)?.adapter;
+  const specOf = (sourceId: string) => specs.get(sourceId);
 
   const items = options.items;
   if (items === undefined)
     return fixed(
-      buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(specOf), build),
+      buildAll((options.definitions ?? DEMO_DIRECTORY_DOCUMENT.sources).map(toSpec), build),
       kindOf,
+      specOf,
     );
   const catalog = createSourceCatalog({
     load: async () =>
       (await readSourceDefinitionEntries(items)).map((entry) =>
-        'definition' in entry ? specOf(entry.definition) : entry,
+        'definition' in entry ? toSpec(entry.definition) : entry,
       ),
     build,
     onInvalid: (sourceId, error) =>
@@ -125,7 +152,7 @@ export function composeSources(
     onLoadError: (error) => logger.error('bos.sources.load_failed', problemsOf(error)),
     ttlMs: options.definitionsTtlMs ?? SOURCE_DEFINITIONS_TTL_MS,
   });
-  return { sources: catalog.sources, refresh: () => catalog.refresh(), kindOf };
+  return { sources: catalog.sources, refresh: () => catalog.refresh(), kindOf, specOf };
 }
 
 /**
@@ -163,7 +190,9 @@ function specFor(
   logger: Logger,
 ): SourceSpec {
   const { source_id, adapter, options, credential_ref } = definition;
-  if (credential_ref === undefined) return { source_id, adapter, options };
+  const policy = sourceCacheMillis(definition.cache);
+  const cache = policy === undefined ? {} : { cache: policy };
+  if (credential_ref === undefined) return { source_id, adapter, options, ...cache };
   const logged: CredentialResolver = {
     async resolve(name) {
       try {
@@ -179,7 +208,35 @@ function specFor(
       }
     },
   };
-  return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref) };
+  return { source_id, adapter, options, credential: sourceCredential(logged, credential_ref), ...cache };
+}
+
+/**
+ * A source whose spec opts in to the cache (and whose kind has a change feed) reads through its baseline
+ * (`lambda/sources/cache`); any other reads live. The wrapped adapter keeps the live one's pair and timeout.
+ */
+function cachedOrLive(
+  spec: SourceSpec,
+  live: SourceAdapter,
+  cache: SourceCacheWiring | undefined,
+  logger: Logger,
+): SourceAdapter {
+  const feed = spec.cache === undefined ? undefined : cache?.feedFor(spec, live);
+  if (spec.cache === undefined || cache === undefined || feed === undefined) return live;
+  return createCachedSource({
+    live,
+    sourceId: spec.source_id,
+    store: cache.store,
+    feed,
+    policy: spec.cache,
+    // The error's class and code only: the read goes on live, and a store message has no use to a reader.
+    onStoreError: (error) =>
+      logger.warn('bos.sources.baseline_unreadable', {
+        source_id: spec.source_id,
+        errorName: error instanceof Error ? error.name : typeof error,
+        errorCode: (error as { code?: unknown } | undefined)?.code,
+      }),
+  });
 }
 
 /** Every spec built, or one `ConfigError` listing every definition's problems. */
@@ -201,11 +258,13 @@ function buildAll(specs: readonly SourceSpec[], build: (spec: SourceSpec) => Sou
 function fixed(
   adapters: readonly SourceAdapter[],
   kindOf: (sourceId: string) => string | undefined,
+  specOf: (sourceId: string) => SourceSpec | undefined,
 ): ComposedSources {
   return {
     sources: new Map(adapters.map((a) => [a.source.source_identity, a])),
     refresh: () => Promise.resolve(),
     kindOf,
+    specOf,
   };
 }
 

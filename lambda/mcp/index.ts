@@ -3,7 +3,7 @@
  * knowledge. Store ports are interfaces here; DynamoDB implementations live in
  * `lambda/aws`.
  */
-export type * from './types.js';
+export type * from './types/index.js';
 export { McpServer } from './server.js';
 export {
   InvalidParamsError,

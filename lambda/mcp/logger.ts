@@ -2,7 +2,7 @@
  * Structured logger: one JSON object per line on stdout/stderr. `lambda/` never uses `console`
  * (CloudWatch turns each line into one event; JSON lines stay queryable with Logs Insights).
  */
-import type { Logger } from './types.js';
+import type { Logger } from './types/index.js';
 
 type Level = 'debug' | 'info' | 'warn' | 'error';
 const rank: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };

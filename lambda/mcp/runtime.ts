@@ -9,7 +9,7 @@ import type { PromptRegistry, ResourceRegistry, ToolRegistry } from './registrie
 import type { SessionManager } from './sessions/session-manager.js';
 import type { RequestStateGuard } from './stateless/request-state.js';
 import type { TaskService } from './tasks/task-service.js';
-import type { JsonObject, Logger, McpServerOptions, StreamStore, ToolTelemetryEvent } from './types.js';
+import type { JsonObject, Logger, McpServerOptions, StreamStore, ToolTelemetryEvent } from './types/index.js';
 
 /** `McpServerOptions` with every default applied. */
 export interface ResolvedOptions {

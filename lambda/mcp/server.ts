@@ -30,7 +30,7 @@ import { handleStateless } from './stateless/index.js';
 import { RequestStateGuard } from './stateless/request-state.js';
 import { InMemoryRequestStateStore } from './stores/memory-request-state-store.js';
 import { resolveTaskOptions } from './tasks/options.js';
-import type { TaskRef, TaskRoundContext } from './tasks/options.js';
+import type { TaskRef, TaskRoundContext } from './types/tasks.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
 import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
@@ -59,7 +59,7 @@ import type {
   ToolDef,
   ToolHandler,
   ToolOptions,
-} from './types.js';
+} from './types/index.js';
 
 const defaultOrigins = ['https://claude.ai', 'https://claude.com'];
 

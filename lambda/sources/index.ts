@@ -42,8 +42,24 @@ export type {
   UnreadableSource,
 } from './registry/index.js';
 export { createSourceFactories } from './factories.js';
+export { createCachedSource, usableBaselineAt } from './cache/cached-source.js';
+export type { CachedSourceOptions } from './cache/cached-source.js';
+export { WatermarkExpiredError } from './cache/port.js';
+export type {
+  BaselineLookup,
+  BaselineRecord,
+  BaselineState,
+  BaselineStatus,
+  BaselineStore,
+  ChangeBatch,
+  ChangeFeed,
+  SourceCachePolicy,
+  SyncLease,
+} from './cache/port.js';
 export { foldForMatch, matchRecords } from './kernel/local-match.js';
 export type { ProviderLogEntry, ProviderSettings } from './kernel/index.js';
+// The one bounded-body HTTP exchange, also the composition root's for the issuer's key set.
+export { sendHttp } from './kernel/http-transport.js';
 // The kinds' factories and names come from their light modules (options reading only): an adapter's read
 // path is loaded by `import()` on its first read (`registry/deferred.ts`), so it must not be reachable from
 // here by a static import (docs/performance.md "Cold start").

@@ -27,4 +27,6 @@ export {
   RequestStateSecret,
 } from './request-state-secret.js';
 export type { RequestStateSecretProps } from './request-state-secret.js';
+export { CACHE_SYNC_EVENT, DEFAULT_CACHE_SYNC_INTERVAL, SourceCache } from './source-cache.js';
+export type { SourceCacheProps } from './source-cache.js';
 export { UNAUTHORIZED_JSON_RPC_CODE, unauthorizedGatewayResponse } from './unauthorized-response.js';

@@ -3,7 +3,7 @@
  * `@modelcontextprotocol/conformance@0.2.0-alpha.12` exercise at `--requirements 2025-11-25`.
  */
 import { InMemoryTaskStore, McpServer } from '../../lambda/mcp/index.js';
-import type { McpServerOptions } from '../../lambda/mcp/types.js';
+import type { McpServerOptions } from '../../lambda/mcp/types/index.js';
 import { conformanceHooks, registerConformancePrompts, registerConformanceResources } from './catalog.js';
 import { registerConformanceTools } from './tools.js';
 import { registerConformance2026 } from './tools-2026.js';

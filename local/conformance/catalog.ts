@@ -3,7 +3,7 @@
  * plus the completion hook (completion-complete) and subscription hooks (resources-subscribe/unsubscribe).
  */
 import type { McpServer } from '../../lambda/mcp/index.js';
-import type { CompletionHook, McpServerOptions } from '../../lambda/mcp/types.js';
+import type { CompletionHook, McpServerOptions } from '../../lambda/mcp/types/index.js';
 import { PNG_1X1_BASE64 } from './content.js';
 
 const TEMPLATE = /^test:\/\/template\/([^/]+)\/data$/;

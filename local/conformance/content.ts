@@ -3,7 +3,7 @@
  * with a mimeType, an `audio/wav` type, text that contains the template id …), so these are small
  * generated samples of our own: a 1×1 PNG and a four-sample 16-bit mono WAV.
  */
-import type { JsonObject } from '../../lambda/mcp/types.js';
+import type { JsonObject } from '../../lambda/mcp/types/index.js';
 
 /** 1×1 RGB PNG. */
 export const PNG_1X1_BASE64 =

@@ -12,7 +12,7 @@ import type {
   McpRequestContext,
   PromptResult,
   ToolResult,
-} from '../../lambda/mcp/types.js';
+} from '../../lambda/mcp/types/index.js';
 
 const NO_ARGS: JsonObject = { type: 'object', properties: {} };
 

@@ -7,7 +7,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { JsonRpcCode, McpError } from '../../lambda/mcp/index.js';
 import type { McpServer } from '../../lambda/mcp/index.js';
-import type { InputRequest, JsonObject, McpRequestContext, ToolResult } from '../../lambda/mcp/types.js';
+import type {
+  InputRequest,
+  JsonObject,
+  McpRequestContext,
+  ToolResult,
+} from '../../lambda/mcp/types/index.js';
 
 const NO_ARGS: JsonObject = { type: 'object', properties: {} };
 

@@ -6,7 +6,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import type { McpServer } from '../../lambda/mcp/index.js';
-import type { JsonObject, StreamingToolContext, ToolResult } from '../../lambda/mcp/types.js';
+import type { JsonObject, StreamingToolContext, ToolResult } from '../../lambda/mcp/types/index.js';
 import {
   DEFAULTS_FORM,
   ENUMS_FORM,

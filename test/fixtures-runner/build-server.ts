@@ -17,7 +17,7 @@ import type {
   SessionStore,
   StreamingToolHandler,
   ToolHandler,
-} from '../../lambda/mcp/types.js';
+} from '../../lambda/mcp/types/index.js';
 import type { McpSetup, SetupResourceContent, SetupTool } from './vector.js';
 
 /**

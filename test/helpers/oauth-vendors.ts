@@ -119,6 +119,7 @@ export async function startOAuthVendors(
       switches.script.length = 0;
     }
     graph.tenant.advancedQueries = true;
+    graph.deltaPageSize = 100;
     as.unavailable = false;
     as.delayMs = 0;
   };

@@ -59,6 +59,8 @@ export interface PlatformConfig {
   allowedOrigins: string[];
   /** `BOS_DIRECTORY_TABLE`; absent = the embedded demo directory. */
   directoryTable?: string;
+  /** `BOS_BASELINE_TABLE`: the source cache's baselines; absent = no source is cached (every read is live). */
+  baselineTable?: string;
   /** `BOS_DEADLINE_RESERVE_MS` @default 1000 */
   deadlineReserveMs: number;
   /**
@@ -267,6 +269,7 @@ export function loadConfig(env: Env): PlatformConfig {
     responseStallMs: reader.integer('MCP_RESPONSE_STALL_MS', 30_000, 0, 900_000),
   };
   const directoryTable = reader.table('BOS_DIRECTORY_TABLE');
+  const baselineTable = reader.table('BOS_BASELINE_TABLE');
   const authConfig = auth(reader, deployed);
   const dynamoDbEndpoint = reader.url('AWS_ENDPOINT_URL_DYNAMODB', false)?.toString();
   const region = reader.text('AWS_REGION');
@@ -291,6 +294,7 @@ export function loadConfig(env: Env): PlatformConfig {
     ...config,
     ...(endpoint === undefined ? {} : { endpoint }),
     ...(directoryTable === undefined ? {} : { directoryTable }),
+    ...(baselineTable === undefined ? {} : { baselineTable }),
     ...(authConfig === undefined ? {} : { auth: authConfig }),
     ...(dynamoDbEndpoint === undefined ? {} : { dynamoDbEndpoint }),
     ...(region === undefined ? {} : { region }),

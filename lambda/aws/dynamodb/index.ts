@@ -1,7 +1,16 @@
 /**
  * DynamoDB implementations of the runtime's store ports (sessions, resumable streams, tasks, request state,
- * client replies, rate counters, cancel markers) and the directory's item reader, with the one client they share.
+ * client replies, rate counters, cancel markers), the directory's item reader and the source cache's baseline store, with the
+ * one client they share.
  */
+export { DynamoDbBaselineStore } from './dynamodb-baseline-store.js';
+export type {
+  DynamoDbBaselineStoreOptions,
+  StoredLease,
+  StoredLookup,
+  StoredRecord,
+  StoredState,
+} from './dynamodb-baseline-store.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
 export { DynamoDbDirectoryItems } from './dynamodb-directory-items.js';

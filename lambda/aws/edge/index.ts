@@ -23,5 +23,7 @@ export { isEventStream, responseMetadata, toStreamingResult, writeResponse } fro
 export type { StreamingResult, StreamResponseOptions } from './response-stream.js';
 export { LambdaTaskLauncher, TaskLaunchError } from './lambda-task-launcher.js';
 export type { LambdaTaskLauncherOptions } from './lambda-task-launcher.js';
+export { CACHE_SYNC_EVENT_KIND, cacheSyncEvent, cacheSyncRequest } from './cache-sync-event.js';
+export type { CacheSyncEvent, CacheSyncRequest } from './cache-sync-event.js';
 export { TASK_WORKER_EVENT_KIND, taskWorkerEvent, taskWorkerRef } from './task-worker-event.js';
 export type { TaskWorkerEvent } from './task-worker-event.js';

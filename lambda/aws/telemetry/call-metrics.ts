@@ -90,7 +90,7 @@ function publishSource(metrics: Metrics, source: SourceTally): void {
 }
 
 /** One EMF line: one dimension set (plus `service`), the metrics `add` stores, published at once. */
-function blob(metrics: Metrics, dimensions: Record<string, string>, add: (m: Metrics) => void): void {
+export function blob(metrics: Metrics, dimensions: Record<string, string>, add: (m: Metrics) => void): void {
   metrics.addDimensions(dimensions);
   try {
     add(metrics);

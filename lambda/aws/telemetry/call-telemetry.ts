@@ -19,6 +19,8 @@ import type { CallAttributes, CallTelemetry, RateLimitEvent, ToolTelemetryEvent 
 import { CallRecord } from './call-record.js';
 import type { SourceTally } from './call-record.js';
 import { DEFAULT_NAMESPACE, DIMENSION, publishCallMetrics, UNKNOWN } from './call-metrics.js';
+import { publishSyncMetrics } from './sync-metrics.js';
+import type { SyncReport } from './sync-metrics.js';
 import { DEFAULT_SERVICE_NAME } from './powertools-logger.js';
 
 /** Options of {@link InvocationTelemetry}. */
@@ -107,6 +109,15 @@ export class InvocationTelemetry {
     if (event.kind === 'limited') record.rateLimited = event.bucket;
     else record.rateLimitStoreUnavailable = true;
   };
+
+  /** One source cache sync finished: its metrics, published at once (a sync invocation is no call). */
+  cacheSynced(report: SyncReport): void {
+    try {
+      publishSyncMetrics(this.#metrics, report);
+    } catch {
+      // Telemetry never fails an invocation.
+    }
+  }
 
   /** The entry's answer: its status, and the session it belongs to (request header, else the answer's). */
   answered(status: number, sessionId: string | null | undefined): void {

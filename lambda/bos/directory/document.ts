@@ -4,6 +4,8 @@
  * `BOS_DIRECTORY_TABLE`, and what the embedded demo directory is written as. Format: docs/bos.md.
  */
 import { DirectoryDocumentError } from './errors.js';
+import { parseSourceCache } from './source-cache.js';
+import type { SourceCacheDefinition } from './source-cache.js';
 import type { ContextGrant, PublicContext } from './types.js';
 
 export const DIRECTORY_FORMAT = 'bos-directory/v1';
@@ -25,6 +27,8 @@ export interface SourceDefinition {
   /** Adapter-specific, non-secret options. */
   options: Readonly<Record<string, unknown>>;
   credential_ref?: string;
+  /** Opts the source in to the source cache (docs/cache.md). @default off */
+  cache?: SourceCacheDefinition;
 }
 
 /** A context as the file writes it: the public object, flat, plus what it permits. */
@@ -136,6 +140,7 @@ function source(value: unknown, at: string, problems: string[]): SourceDefinitio
     return { source_id: '', adapter: '', options: {} };
   }
   const { source_id, adapter, options, credential_ref } = value;
+  const cache = parseSourceCache(value['cache'], `${at}.cache`, problems);
   if (typeof source_id !== 'string' || !ID.test(source_id)) problems.push(`${at}.source_id must match ${ID}`);
   if (typeof adapter !== 'string' || !ID.test(adapter)) problems.push(`${at}.adapter must match ${ID}`);
   if (options !== undefined && !isObject(options)) problems.push(`${at}.options must be an object`);
@@ -151,6 +156,7 @@ function source(value: unknown, at: string, problems: string[]): SourceDefinitio
     adapter: String(adapter),
     options: isObject(options) ? options : {},
     ...(typeof credential_ref === 'string' ? { credential_ref } : {}),
+    ...(cache === undefined ? {} : { cache }),
   };
 }
 

@@ -47,4 +47,11 @@ export {
   readSourceDefinitions,
 } from './items.js';
 export type { DirectoryItem, DirectoryItemsReader, SourceDefinitionEntry } from './items.js';
+export {
+  DEFAULT_CACHE_MAX_STALENESS,
+  DEFAULT_CACHE_REFRESH,
+  parseIsoDuration,
+  sourceCacheMillis,
+} from './source-cache.js';
+export type { SourceCacheDefinition, SourceCacheMillis } from './source-cache.js';
 export type { ContextGrant, Directory, PublicContext } from './types.js';

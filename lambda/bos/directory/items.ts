@@ -12,11 +12,12 @@
  * | principal  | `SUBJECT#<sub>`    | `PRINCIPAL`        | `subject`                                                         |
  * | grant      | `SUBJECT#<sub>`    | `GRANT#<handle>`   | `subject`, `context_handle`, `position`, optional `expiresAt`     |
  * | context    | `CONTEXT#<handle>` | `CONTEXT`          | the public context fields, `operations`, `source_ids`, `source_timeout_ms?` |
- * | source     | `SOURCES`          | `SOURCE#<id>`      | `source_id`, `adapter`, `options`, `credential_ref?`              |
+ * | source     | `SOURCES`          | `SOURCE#<id>`      | `source_id`, `adapter`, `options`, `credential_ref?`, `cache?`    |
  */
 import { compareText } from '../../federation/index.js';
 import type { DirectoryDocument, SourceDefinition } from './document.js';
 import { DirectoryDataError } from './errors.js';
+import { parseSourceCache } from './source-cache.js';
 import type { ContextGrant } from './types.js';
 
 /** One stored item as plain JSON values (strings, numbers, booleans, arrays, objects). */
@@ -116,11 +117,14 @@ export function itemToSourceDefinition(item: DirectoryItem): SourceDefinition {
     throw invalid(item, 'options');
   const ref = item['credential_ref'];
   if (ref !== undefined && typeof ref !== 'string') throw invalid(item, 'credential_ref');
+  const cache = parseSourceCache(item['cache'], 'cache', []);
+  if (item['cache'] !== undefined && cache === undefined) throw invalid(item, 'cache');
   return {
     source_id: text(item, 'source_id'),
     adapter: text(item, 'adapter'),
     options: options as Record<string, unknown>,
     ...(ref === undefined ? {} : { credential_ref: ref }),
+    ...(cache === undefined ? {} : { cache }),
   };
 }
 

@@ -9,6 +9,7 @@ export {
 export {
   contextObject,
   createSourceResultNotifier,
+  PAGE_ORIGIN_META_KEY,
   SOURCE_RESULT_METHOD,
   sourceResultEvent,
 } from './source-result-notifier.js';

@@ -1,4 +1,4 @@
-import type { FederationEvent } from '../../federation/index.js';
+import type { FederationEvent, PageOrigin } from '../../federation/index.js';
 import type { JsonObject, JsonRpcId, JsonRpcNotification, JsonValue } from '../../mcp/index.js';
 import type { PublicContext } from '../directory/types.js';
 
@@ -14,7 +14,15 @@ export interface SourceResultEvent {
   records?: readonly unknown[];
   /** One of the five codes, on `error` only. */
   code?: string;
+  /** A page answered from a cached source's baseline or delta (absent when read live). */
+  origin?: PageOrigin;
 }
+
+/**
+ * Where a page's records came from, in the page's `_meta` (MCP reserves `_meta` on every params object for
+ * such metadata): `cache_baseline` or `source_delta`. Live pages carry no `_meta`, exactly as before.
+ */
+export const PAGE_ORIGIN_META_KEY = 'bos/page_origin';
 
 /** An engine event as the notifier takes it: records only on pages, the code only on errors. */
 export function sourceResultEvent(event: FederationEvent): SourceResultEvent {
@@ -24,13 +32,15 @@ export function sourceResultEvent(event: FederationEvent): SourceResultEvent {
     pageIndex: event.pageIndex,
     records: event.type === 'page' ? event.records : undefined,
     code: event.type === 'error' ? event.code : undefined,
+    origin: event.type === 'page' ? event.origin : undefined,
   };
 }
 
 /**
  * Builds `notifications/bos/source_result` messages for one invocation. `sequence` is global to the
  * invocation, starts at 1 and has no gaps (contract §4). Params keep the key order of the contract's
- * examples: requestId, sequence, pageIndex, source, records, status, error?, context.
+ * examples: requestId, sequence, pageIndex, source, records, status, error?, context, then `_meta` on a page
+ * that did not come live from the provider.
  */
 export function createSourceResultNotifier(
   requestId: JsonRpcId,
@@ -51,6 +61,8 @@ export function createSourceResultNotifier(
     };
     if (event.status === 'error') params.error = { code: event.code ?? 'source_unavailable' };
     params.context = publicContext;
+    if (event.status === 'page' && event.origin !== undefined)
+      params._meta = { [PAGE_ORIGIN_META_KEY]: event.origin };
     send({ jsonrpc: '2.0', method: SOURCE_RESULT_METHOD, params });
   };
 }

@@ -7,7 +7,7 @@ export {
 export type { AuthenticateOptions, AuthOutcome } from './authenticate.js';
 export { assertDeployableIssuer, isDevIssuerUrl } from './deployable-issuer.js';
 export { ACCEPTED_ALGORITHMS, createJwtVerifier } from './jwt-verifier.js';
-export type { JwtVerifierOptions, RemoteJwksOptions } from './jwt-verifier.js';
+export type { JwksSource, JwtVerifierOptions, KeySetFetch, RemoteJwksOptions } from './jwt-verifier.js';
 export {
   BOS_READ_SCOPE,
   protectedResourceMetadata,

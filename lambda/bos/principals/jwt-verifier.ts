@@ -2,7 +2,6 @@ import { createLocalJWKSet, createRemoteJWKSet, customFetch, jwtVerify } from 'j
 import type { JSONWebKeySet, JWTPayload } from 'jose';
 import type { Principal } from '../../mcp/index.js';
 import { AuthError, BosConfigError } from '../errors.js';
-import { fetchJwks } from './jwks-fetch.js';
 import { BOS_READ_SCOPE } from './resource-metadata.js';
 import { tokenFailure } from './token-failure.js';
 import type { TokenVerifier } from './token-verifier.js';
@@ -23,17 +22,31 @@ export interface RemoteJwksOptions {
   cacheMaxAgeMs?: number;
 }
 
+/**
+ * The port a remote JWKS is fetched through (jose's `customFetch` signature): `fetch(url, init)` that
+ * honours `init.signal` and `redirect: "manual"` and refuses a body larger than a key set can be, so an
+ * issuer answering megabytes cannot fill the function's memory. The composition root supplies it.
+ */
+export type KeySetFetch = (url: string, init: RequestInit) => Promise<Response>;
+
+/** Where the keys come from: a static key set, or a URL and the bounded fetch that reads it. */
+export type JwksSource =
+  | { readonly jwks: JSONWebKeySet; readonly fetchKeySet?: undefined }
+  | {
+      /** `AUTH_JWKS_URL`: fetched on first use, cached, re-fetched as {@link RemoteJwksOptions} say. */
+      readonly jwks: URL;
+      readonly fetchKeySet: KeySetFetch;
+    };
+
 /** Options of {@link createJwtVerifier}. */
-export interface JwtVerifierOptions {
+export type JwtVerifierOptions = JwksSource & JwtVerifierSettings;
+
+/** What every verifier is told besides its keys. */
+export interface JwtVerifierSettings {
   /** Expected `iss` (`AUTH_ISSUER`; RFC 9068 §4: the resource server checks the issuer). */
   issuer: string;
   /** Expected `aud`: this resource, `MCP_ENDPOINT` (MCP authorization; RFC 8707 §2). */
   audience: string;
-  /**
-   * The issuer's keys: a static JWKS, or its URL (`AUTH_JWKS_URL`), fetched on first use, cached, and
-   * re-fetched when a token names an unknown `kid` (rate-limited by `remote.cooldownMs`).
-   */
-  jwks: JSONWebKeySet | URL;
   /** Bounds of the remote JWKS fetch and cache. */
   remote?: RemoteJwksOptions;
   /** Scope every caller must hold; its absence gives `insufficient_scope`. @default 'bos.read' */
@@ -60,9 +73,9 @@ export interface JwtVerifierOptions {
 export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = acceptedAlgorithms(options.algorithms);
   const keys =
-    options.jwks instanceof URL
-      ? remoteKeySet(options.jwks, options.remote)
-      : createLocalJWKSet(options.jwks);
+    options.fetchKeySet === undefined
+      ? createLocalJWKSet(options.jwks)
+      : remoteKeySet(options.jwks, options.fetchKeySet, options.remote);
   const remote = 'reload' in keys ? keys : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 60;
   const requiredScope = options.requiredScope ?? BOS_READ_SCOPE;
@@ -125,12 +138,12 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
 }
 
 /** The issuer's keys at `url`: fetched on first use, cached, re-fetched as {@link RemoteJwksOptions} say. */
-function remoteKeySet(url: URL, options: RemoteJwksOptions = {}) {
+function remoteKeySet(url: URL, fetchKeySet: KeySetFetch, options: RemoteJwksOptions = {}) {
   return createRemoteJWKSet(url, {
     timeoutDuration: options.timeoutMs ?? 2_000,
     cooldownDuration: options.cooldownMs ?? 30_000,
     cacheMaxAge: options.cacheMaxAgeMs ?? 600_000,
-    [customFetch]: fetchJwks,
+    [customFetch]: fetchKeySet,
   });
 }
 

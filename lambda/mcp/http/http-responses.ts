@@ -5,7 +5,7 @@
  */
 import type { McpError } from '../errors.js';
 import { errorJson } from '../json/json-rpc.js';
-import type { JsonRpcId } from '../types.js';
+import type { JsonRpcId } from '../types/index.js';
 
 export type HeaderMap = Record<string, string>;
 

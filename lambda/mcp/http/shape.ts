@@ -6,7 +6,7 @@
  */
 import { JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
-import type { JsonValue, ProtocolShape } from '../types.js';
+import type { JsonValue, ProtocolShape } from '../types/index.js';
 
 /** The released stateless protocol version. */
 export const statelessVersion = '2026-07-28';

@@ -10,7 +10,7 @@ import type {
   JsonRpcNotification,
   JsonRpcRequest,
   JsonValue,
-} from '../types.js';
+} from './wire.js';
 
 /** A classified JSON-RPC message. */
 export type ClassifiedMessage =

@@ -3,7 +3,7 @@
  * value comes from a closed set, because both are client text: a method the runtime knows, a tool it has
  * registered, a protocol version shaped like a date. Anything else becomes `other` / `unknown` / absent.
  */
-import type { CallAttributes, JsonObject } from '../types.js';
+import type { CallAttributes, JsonObject } from '../types/index.js';
 import { clientNotifications, methods } from './table.js';
 
 const DATED_VERSION = /^\d{4}-\d{2}-\d{2}$/;

@@ -18,7 +18,7 @@ import type {
   JsonObject,
   LoggingLevel,
   PromptResult,
-} from '../types.js';
+} from '../types/index.js';
 import type { MethodCall } from './scope.js';
 
 /** Bounded echo of a caller-supplied name in an error message. */

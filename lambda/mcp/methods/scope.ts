@@ -11,7 +11,7 @@ import type {
   McpRequestContext,
   ProtocolShape,
   SessionRecord,
-} from '../types.js';
+} from '../types/index.js';
 
 /** The request-scoped facts shared by every message of one HTTP request. */
 export interface RequestScope {

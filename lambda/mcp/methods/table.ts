@@ -6,7 +6,7 @@
  * its handler and tests); the shapes keep only what differs between them.
  */
 import type { CacheSurface, Runtime } from '../runtime.js';
-import type { JsonObject, ProtocolShape } from '../types.js';
+import type { JsonObject, ProtocolShape } from '../types/index.js';
 import { complete, discover, getPrompt, list, readResource, setLogLevel, subscription } from './handlers.js';
 import type { MethodCall } from './scope.js';
 

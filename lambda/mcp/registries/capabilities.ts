@@ -4,7 +4,7 @@
  * advertisement"). Resource subscriptions and `listChanged` are never advertised (no outbound
  * notification contract exists for them).
  */
-import type { CapabilityConfig, JsonObject } from '../types.js';
+import type { CapabilityConfig, JsonObject } from '../types/index.js';
 
 /** What the server can serve right now. */
 export interface ServedSurfaces {

@@ -1,6 +1,6 @@
 /** Prompt registry; `prompts/get` checks required arguments before calling the handler. */
 import { InvalidParamsError } from '../errors.js';
-import type { JsonObject, PromptDef, PromptHandler } from '../types.js';
+import type { JsonObject, PromptDef, PromptHandler } from '../types/index.js';
 
 /** Prompts by name, in registration order. */
 export class PromptRegistry {

@@ -2,7 +2,7 @@
  * Resource and resource-template registry. `resources/read` serves an exactly registered URI first,
  * then the first template (registration order) that has a handler and whose RFC 6570 pattern matches.
  */
-import type { ResourceDef, ResourceHandler, ResourceTemplateDef } from '../types.js';
+import type { ResourceDef, ResourceHandler, ResourceTemplateDef } from '../types/index.js';
 
 interface TemplateEntry {
   def: ResourceTemplateDef;

@@ -8,7 +8,7 @@
  */
 import type { Ajv, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { Ajv2020 } from 'ajv/dist/2020.js';
-import type { JsonObject } from '../types.js';
+import type { JsonObject } from '../types/index.js';
 
 /** Resolves undefined when `args` is valid, else a sanitized `Invalid params: …` message. */
 export type ArgsValidator = (args: JsonObject) => Promise<string | undefined>;

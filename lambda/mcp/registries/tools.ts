@@ -9,7 +9,7 @@ import type {
   StreamingToolOptions,
   ToolDef,
   ToolHandler,
-} from '../types.js';
+} from '../types/index.js';
 import { compileValidator } from './schema-validator.js';
 import type { ArgsValidator } from './schema-validator.js';
 

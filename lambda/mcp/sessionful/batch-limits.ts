@@ -4,7 +4,7 @@
  */
 import { JsonRpcCode, McpError } from '../errors.js';
 import { errorJson } from '../json/json-rpc.js';
-import type { JsonRpcId } from '../types.js';
+import type { JsonRpcId } from '../types/index.js';
 
 /** -32600 for a batch with more elements than the limit; the batch is refused whole. */
 export function tooManyElements(limit: number): McpError {

@@ -2,7 +2,7 @@
 import { isObject } from '../json/json-rpc.js';
 import { SessionKey } from '../sessions/session-manager.js';
 import type { RequestScope } from '../methods/scope.js';
-import type { JsonObject, JsonRpcId, McpRequestContext, SessionRecord } from '../types.js';
+import type { JsonObject, JsonRpcId, McpRequestContext, SessionRecord } from '../types/index.js';
 
 const emptyMeta: JsonObject = Object.freeze({});
 

@@ -8,7 +8,7 @@
  */
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
-import type { JsonRpcRequest, McpRequestContext, SessionRecord } from '../types.js';
+import type { JsonRpcRequest, McpRequestContext, SessionRecord } from '../types/index.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from '../methods/index.js';
 

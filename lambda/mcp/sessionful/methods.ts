@@ -10,7 +10,7 @@ import { servedMethod } from '../methods/index.js';
 import type { MethodCall, RequestScope } from '../methods/index.js';
 import type { Runtime } from '../runtime.js';
 import { guardedCall } from '../tools/guarded-call.js';
-import type { JsonObject, JsonRpcRequest, McpRequestContext, SessionRecord } from '../types.js';
+import type { JsonObject, JsonRpcRequest, McpRequestContext, SessionRecord } from '../types/index.js';
 import { requestContext } from './context.js';
 import { callSessionfulTaskMethod } from './tasks.js';
 

@@ -17,7 +17,7 @@ import type {
   JsonRpcRequest,
   JsonValue,
   SessionRecord,
-} from '../types.js';
+} from '../types/index.js';
 import { methods, serverInfo } from '../methods/index.js';
 import type { RequestScope } from '../methods/index.js';
 import { callMethod } from './methods.js';

@@ -13,8 +13,8 @@ import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { startTaskResult, taskResult, taskStatusNotification, waitTerminal } from './tasks.js';
 import { terminalStatuses } from '../tasks/task-store.js';
-import type { TaskRecord } from '../tasks/task-store.js';
-import type { JsonRpcRequest, SessionRecord } from '../types.js';
+import type { TaskRecord } from '../types/tasks.js';
+import type { JsonRpcRequest, SessionRecord } from '../types/index.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from '../methods/index.js';
 

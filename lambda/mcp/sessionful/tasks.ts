@@ -12,11 +12,11 @@ import { InvalidParamsError, JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { ToolEntry } from '../registries/tools.js';
 import type { Runtime } from '../runtime.js';
-import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
+import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types/index.js';
 import { ownerOf } from '../tasks/task-service.js';
 import type { TaskScope, TaskService } from '../tasks/task-service.js';
 import { terminalStatuses } from '../tasks/task-store.js';
-import type { TaskRecord } from '../tasks/task-store.js';
+import type { TaskRecord } from '../types/tasks.js';
 import { relatedTaskKey, task2025 } from '../tasks/wire.js';
 
 const methodNotFound = (message: string): McpError => new McpError(JsonRpcCode.MethodNotFound, message);

@@ -29,7 +29,7 @@ import type {
   McpRequestContext,
   SessionRecord,
   StreamingToolContext,
-} from '../types.js';
+} from '../types/index.js';
 import { sessionfulTaskCall } from './tasks.js';
 import { requestContext } from './context.js';
 import type { RequestScope } from '../methods/index.js';

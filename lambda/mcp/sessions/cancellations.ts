@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { RequestCancelledError } from '../errors.js';
 import { describeError } from '../logger.js';
-import type { CancelStore, JsonRpcId, Logger, Principal } from '../types.js';
+import type { CancelStore, JsonRpcId, Logger, Principal } from '../types/index.js';
 
 /** Who may cancel: the caller's principal and, session-ful, its session. */
 export interface CancelScope {

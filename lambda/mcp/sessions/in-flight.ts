@@ -4,7 +4,7 @@
  * ignored, as the MCP cancellation utility allows ("the request may have already completed").
  */
 import { RequestCancelledError } from '../errors.js';
-import type { JsonRpcId } from '../types.js';
+import type { JsonRpcId } from '../types/index.js';
 
 function key(sessionId: string, requestId: JsonRpcId): string {
   return `${sessionId}\u0000${typeof requestId}:${requestId}`;

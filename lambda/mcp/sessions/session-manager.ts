@@ -5,7 +5,7 @@
  * which maps `SessionStoreUnavailableError` to HTTP 503.
  */
 import { isClientKey } from '../client-keys.js';
-import type { SessionRecord, SessionStore } from '../types.js';
+import type { SessionRecord, SessionStore } from '../types/index.js';
 
 /** Keys of `SessionRecord.data` written by the runtime (the fixture seeds use `protocolVersion`). */
 export const SessionKey = {

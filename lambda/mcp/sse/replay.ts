@@ -7,7 +7,7 @@
  * deadline, and the client resumes with the last id it saw (reference-runtime-lessons §5.12).
  */
 import { describeError } from '../logger.js';
-import type { Logger, StreamStore } from '../types.js';
+import type { Logger, StreamStore } from '../types/index.js';
 import { commentFrame, encodeFrame, storedEventFrame } from './writer.js';
 
 /** Options of `replayBody`. */

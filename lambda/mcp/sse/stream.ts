@@ -8,7 +8,7 @@
 import { JsonRpcCode, McpError, toWireError } from '../errors.js';
 import { errorJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
-import type { JsonRpcId, Logger, StreamStore } from '../types.js';
+import type { JsonRpcId, Logger, StreamStore } from '../types/index.js';
 import { commentFrame, encodeEventFrame, encodeFrame, encodeJsonEventFrame, primingFrame } from './writer.js';
 
 /**

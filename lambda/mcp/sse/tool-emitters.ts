@@ -4,7 +4,7 @@
  */
 import { loggingLevels as levels } from './logging-levels.js';
 import { notificationJson } from '../json/json-rpc.js';
-import type { JsonObject, JsonValue, LoggingLevel, StreamingToolContext } from '../types.js';
+import type { JsonObject, JsonValue, LoggingLevel, StreamingToolContext } from '../types/index.js';
 import type { SseStream } from './stream.js';
 
 /** `params._meta.progressToken` when it is valid: MCP says it "MUST be a string or integer". */

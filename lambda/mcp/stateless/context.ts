@@ -1,7 +1,7 @@
 /** Builds the `McpRequestContext` handlers see in the 2026-07-28 stateless shape. */
 import type { RequestScope } from '../methods/index.js';
 import { statelessVersion } from '../http/shape.js';
-import type { JsonRpcId, McpRequestContext } from '../types.js';
+import type { JsonRpcId, McpRequestContext } from '../types/index.js';
 import type { Round } from './rounds.js';
 import type { RequestMeta } from './validate.js';
 

@@ -6,7 +6,7 @@
  */
 import { JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
-import type { JsonObject } from '../types.js';
+import type { JsonObject } from '../types/index.js';
 
 const sentinelPrefix = '=?base64?';
 const sentinelSuffix = '?=';

@@ -10,7 +10,7 @@ import type { Responder } from '../http/http-responses.js';
 import { classify, errorJson, resultJson } from '../json/json-rpc.js';
 import { describeError } from '../logger.js';
 import type { Runtime } from '../runtime.js';
-import type { JsonObject } from '../types.js';
+import type { JsonObject } from '../types/index.js';
 import { methods } from '../methods/index.js';
 import { callStatelessTaskMethod } from './tasks.js';
 import { callStatelessMethod } from './methods.js';

@@ -10,7 +10,7 @@ import { servedMethod } from '../methods/index.js';
 import type { MethodCall, RequestScope } from '../methods/index.js';
 import type { Runtime } from '../runtime.js';
 import { guardedCall } from '../tools/guarded-call.js';
-import type { JsonObject, JsonRpcRequest, JsonValue, McpRequestContext } from '../types.js';
+import type { JsonObject, JsonRpcRequest, JsonValue, McpRequestContext } from '../types/index.js';
 import { statelessContext } from './context.js';
 import { completeResult } from './results.js';
 import { beginRound, finishRound } from './rounds.js';

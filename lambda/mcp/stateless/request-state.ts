@@ -13,7 +13,7 @@
 import { createHash, createHmac, randomBytes } from 'node:crypto';
 import { JsonRpcCode } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
-import type { JsonValue, RequestStateStore } from '../types.js';
+import type { JsonValue, RequestStateStore } from '../types/index.js';
 import { StatelessRequestError } from './errors.js';
 
 /** The message every refused `requestState` gets (tampered, foreign, replayed or expired alike). */

@@ -8,7 +8,7 @@
 import { JsonRpcCode, McpError } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
 import type { CacheSurface, Runtime } from '../runtime.js';
-import type { InputRequest, JsonObject } from '../types.js';
+import type { InputRequest, JsonObject } from '../types/index.js';
 
 const serverInfoKey = 'io.modelcontextprotocol/serverInfo';
 

@@ -6,7 +6,7 @@
  * retries).
  */
 import type { Runtime, CacheSurface } from '../runtime.js';
-import type { JsonObject, JsonValue, McpInvocationContext } from '../types.js';
+import type { JsonObject, JsonValue, McpInvocationContext } from '../types/index.js';
 import { requestDigest } from './request-state.js';
 import type { StateBinding } from './request-state.js';
 import { requiredCapabilities } from '../tools/input-requests.js';

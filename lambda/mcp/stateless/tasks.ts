@@ -11,10 +11,10 @@ import type { ToolEntry } from '../registries/tools.js';
 import type { Runtime } from '../runtime.js';
 import { checkNameHeader } from './headers.js';
 import { completeResult, missingCapabilityError } from './results.js';
-import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types.js';
+import type { JsonObject, JsonRpcRequest, McpRequestContext } from '../types/index.js';
 import { ownerOf } from '../tasks/task-service.js';
 import type { TaskService } from '../tasks/task-service.js';
-import type { TaskRecord } from '../tasks/task-store.js';
+import type { TaskRecord } from '../types/tasks.js';
 import { detailedTaskFields, taskFields2026, tasksExtension } from '../tasks/wire.js';
 
 /** How a `tools/call` is answered: synchronously, as a task, or refused. */

@@ -22,7 +22,7 @@ import type {
   McpRequestContext,
   StreamingToolContext,
   ToolResult,
-} from '../types.js';
+} from '../types/index.js';
 import { createStatelessTask, statelessTaskMode } from './tasks.js';
 import { statelessContext } from './context.js';
 import { checkParamHeaders, mirroredParams } from './headers.js';

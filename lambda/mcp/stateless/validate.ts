@@ -7,7 +7,7 @@
 import type { McpError } from '../errors.js';
 import { JsonRpcCode } from '../errors.js';
 import { isObject } from '../json/json-rpc.js';
-import type { JsonObject, LoggingLevel } from '../types.js';
+import type { JsonObject, LoggingLevel } from '../types/index.js';
 import { methods } from '../methods/index.js';
 import { loggingLevels } from '../sse/logging-levels.js';
 import { StatelessRequestError } from './errors.js';

@@ -2,7 +2,7 @@
  * In-process `CancelStore`. Enough for one process (tests, `npm run conformance`), where the in-flight map
  * already cancels a call directly; a deployed multi-instance server needs the shared DynamoDB store.
  */
-import type { CancelMarker, CancelStore } from '../types.js';
+import type { CancelMarker, CancelStore } from '../types/index.js';
 
 /** Options of `InMemoryCancelStore`. */
 export interface InMemoryCancelStoreOptions {

@@ -3,7 +3,7 @@
  * reply normally reaches its waiting tool directly and the store only covers the gap when it does not.
  * Replies are kept for a bounded time and in bounded number, so replies nobody takes cannot pile up.
  */
-import type { ClientReply, ClientReplyStore } from '../types.js';
+import type { ClientReply, ClientReplyStore } from '../types/index.js';
 
 /** Options of `InMemoryClientReplyStore`. */
 export interface InMemoryClientReplyStoreOptions {

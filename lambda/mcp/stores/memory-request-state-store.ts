@@ -3,7 +3,7 @@
  * instance); a retry that lands on another instance finds nothing and is refused, so deployed
  * multi-instance use needs a shared (DynamoDB-backed) store behind the same port.
  */
-import type { RequestStateStore } from '../types.js';
+import type { RequestStateStore } from '../types/index.js';
 
 /** Options of `InMemoryRequestStateStore`. */
 export interface InMemoryRequestStateStoreOptions {

@@ -2,7 +2,7 @@
  * In-memory `SessionStore` (the default, and the fixture runner's seeded store). State lives in this
  * Lambda instance only; deployed stacks use the DynamoDB implementation in `lambda/aws`.
  */
-import type { SessionRecord, SessionStore } from '../types.js';
+import type { SessionRecord, SessionStore } from '../types/index.js';
 
 /** Options of `InMemorySessionStore`. */
 export interface InMemorySessionStoreOptions {

@@ -4,7 +4,7 @@
  * session and a `Last-Event-ID` always names exactly one stream.
  */
 import { randomId } from '../ids.js';
-import type { StoredStreamEvent, StreamStore } from '../types.js';
+import type { StoredStreamEvent, StreamStore } from '../types/index.js';
 
 /** Options of `InMemoryStreamStore`. */
 export interface InMemoryStreamStoreOptions {

@@ -1,6 +1,6 @@
 /** An in-process `TaskStore` for tests and single-process servers (records are deep-copied both ways). */
 import { ROUND_SETTLE_MS, TaskExistsError } from './task-store.js';
-import type { TaskPage, TaskRecord, TaskStore } from './task-store.js';
+import type { TaskPage, TaskRecord, TaskStore } from '../types/tasks.js';
 
 /** Tasks in a `Map`, in creation order. */
 export class InMemoryTaskStore implements TaskStore {

@@ -13,12 +13,12 @@ import type { Runtime } from '../runtime.js';
 import { requiredCapabilities } from '../tools/input-requests.js';
 import { runTool, sessionfulToolResult, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
-import type { JsonObject, McpRequestContext, StreamingToolContext, ToolResult } from '../types.js';
+import type { JsonObject, McpRequestContext, StreamingToolContext, ToolResult } from '../types/index.js';
 import { randomId } from '../ids.js';
-import type { TaskRef, TaskRoundContext } from './options.js';
+import type { TaskRef, TaskRoundContext } from '../types/tasks.js';
 import { ownerOf, taskTag } from './task-service.js';
 import type { TaskService } from './task-service.js';
-import type { TaskRecord } from './task-store.js';
+import type { TaskRecord } from '../types/tasks.js';
 
 /**
  * Runs the next round of a `working` task; does nothing for any other status, or when another worker has

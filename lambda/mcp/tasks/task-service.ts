@@ -9,10 +9,11 @@ import { createHash } from 'node:crypto';
 import { InvalidParamsError, JsonRpcCode, McpError, RequestCancelledError } from '../errors.js';
 import { isClientKey } from '../client-keys.js';
 import { randomId } from '../ids.js';
-import type { JsonRpcErrorObject, Logger, Principal } from '../types.js';
-import type { ResolvedTaskOptions, TaskLauncher, TaskRef } from './options.js';
+import type { JsonRpcErrorObject, Logger, Principal } from '../types/index.js';
+import type { ResolvedTaskOptions } from './options.js';
+import type { TaskLauncher, TaskRef } from '../types/tasks.js';
 import { terminalStatuses } from './task-store.js';
-import type { TaskCall, TaskRecord, TaskStatus } from './task-store.js';
+import type { TaskCall, TaskRecord, TaskStatus } from '../types/tasks.js';
 
 /** Attempts of one read-modify-write before giving up on a hot record. */
 const MAX_ATTEMPTS = 8;

@@ -4,8 +4,8 @@
  * the error or the pending input requests; durations are `ttlMs`/`pollIntervalMs`. 2025-11-25: `Task`
  * objects with `ttl`/`pollInterval`, nested under `task` in `CreateTaskResult`.
  */
-import type { JsonObject } from '../types.js';
-import type { TaskRecord } from './task-store.js';
+import type { JsonObject } from '../types/index.js';
+import type { TaskRecord } from '../types/tasks.js';
 
 /** The extension id negotiated per request and advertised in `server/discover`. */
 export const tasksExtension = 'io.modelcontextprotocol/tasks';

@@ -11,7 +11,13 @@
 import { JsonRpcCode, McpError } from '../errors.js';
 import { randomId } from '../ids.js';
 import { describeError } from '../logger.js';
-import type { ClientReply, ClientReplyStore, JsonObject, JsonRpcErrorObject, Logger } from '../types.js';
+import type {
+  ClientReply,
+  ClientReplyStore,
+  JsonObject,
+  JsonRpcErrorObject,
+  Logger,
+} from '../types/index.js';
 
 /** Prefix of the ids this runtime gives its server-to-client requests. */
 const ID_PREFIX = 'srv-';

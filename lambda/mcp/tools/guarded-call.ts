@@ -7,7 +7,7 @@
  */
 import { RequestCancelledError, ToolTimeoutError } from '../errors.js';
 import { describeError } from '../logger.js';
-import type { Logger } from '../types.js';
+import type { Logger } from '../types/index.js';
 
 /** Abort conditions of one call. */
 export interface GuardOptions {

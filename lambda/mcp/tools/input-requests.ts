@@ -4,7 +4,7 @@
  */
 import { isObject } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
-import type { InputRequest, JsonObject } from '../types.js';
+import type { InputRequest, JsonObject } from '../types/index.js';
 
 /** Core input-request methods and the client capability each needs (mcp-2026-notes §1.6). */
 const coreCapabilities: ReadonlyMap<string, string> = new Map([

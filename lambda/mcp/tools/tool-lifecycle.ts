@@ -5,7 +5,7 @@
  * argument policy, product-error mapping, a tighter per-tool timeout and tool-scoped telemetry.
  */
 import { InvalidParamsError, ToolTimeoutError } from '../errors.js';
-import type { JsonObject, McpRequestContext, ToolResult, ToolTelemetryEvent } from '../types.js';
+import type { JsonObject, McpRequestContext, ToolResult, ToolTelemetryEvent } from '../types/index.js';
 
 /** Options of `wrapTool`. */
 export interface WrapToolOptions {

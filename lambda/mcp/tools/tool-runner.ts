@@ -24,7 +24,7 @@ import type {
   StreamingToolOptions,
   ToolResult,
   ToolTelemetryEvent,
-} from '../types.js';
+} from '../types/index.js';
 
 /** A finished call: the JSON `result` object, or a wire error. */
 export type ToolOutcome = { ok: true; result: JsonObject } | { ok: false; error: McpError };

@@ -8,7 +8,7 @@ import type {
   SessionStore,
   StreamStore,
 } from './stores.js';
-import type { TaskRuntimeOptions } from '../tasks/options.js';
+import type { TaskRuntimeOptions } from './tasks.js';
 import type { CallTelemetry } from './telemetry.js';
 import type { RateLimitOptions } from '../rate-limit/port.js';
 

@@ -72,6 +72,8 @@ export interface BaselineStore {
   sweep(sourceId: string, syncId: string): Promise<number>;
   /** Removes every item of a source (a source removed from the directory, or an operator's purge). */
   purge(sourceId: string): Promise<void>;
+  /** The ids of every source the store holds a sync state for (what a purge of removed sources compares). */
+  sourceIds(): Promise<readonly string[]>;
 }
 
 /** One batch of a change feed: records added or changed, records gone, and where the feed now stands. */
@@ -80,6 +82,12 @@ export interface ChangeBatch {
   readonly deletes: readonly string[];
   /** Present on the batch after which the feed may resume; the last batch always carries it. */
   readonly watermark?: string;
+  /**
+   * On a full read (`changes(undefined, …)`), where the read continues after this batch: passed back as
+   * `resumeFrom`, the next invocation reads on from here instead of starting again. Opaque, like a watermark,
+   * and never logged (it may hold a provider's next link).
+   */
+  readonly checkpoint?: string;
 }
 
 /** Why a feed cannot continue from a watermark (a Graph delta link expired): the caller runs a full sync. */
@@ -89,12 +97,17 @@ export class WatermarkExpiredError extends Error {
 
 /**
  * A provider's change feed. `changes(undefined)` is a full read that ends with the watermark to resume from;
- * `changes(watermark)` yields what changed since. A feed without tombstones yields no deletes: the sync's
+ * `changes(watermark)` yields what changed since. `changes(undefined, options, checkpoint)` continues a full
+ * read an earlier invocation stopped after the batch that carried `checkpoint`. A feed without tombstones yields no deletes: the sync's
  * periodic full read and sweep remove what is gone.
  */
 export interface ChangeFeed {
   readonly tombstones: boolean;
-  changes(watermark: string | undefined, options: ReadOptions): AsyncIterable<ChangeBatch>;
+  changes(
+    watermark: string | undefined,
+    options: ReadOptions,
+    resumeFrom?: string,
+  ): AsyncIterable<ChangeBatch>;
 }
 
 /**

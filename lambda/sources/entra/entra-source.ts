@@ -28,7 +28,7 @@ import type { SourceSpec } from '../registry/types.js';
 import { readGraphPage } from './graph-page.js';
 import { firstGraphPage, graphRequestFor } from './graph-query.js';
 import type { EntraSourceOptions } from './options.js';
-import { graphUserMapper } from './user-record.js';
+import { graphUserMapper, observedAtOf } from './user-record.js';
 
 interface Observed {
   readonly item: unknown;
@@ -112,7 +112,7 @@ export function createEntraSource(
 }
 
 /** A 401 means the cached token was revoked or expired early: the next read asks for a new one. */
-async function refusedTokenForgotten<T>(
+export async function refusedTokenForgotten<T>(
   broker: ClientCredentialsBroker,
   token: BrokerToken,
   request: Promise<T>,
@@ -130,9 +130,4 @@ function updatedSince(query: SourceQuery): number | undefined {
   if (query.operation !== 'list_people' || query.updated_since === undefined) return undefined;
   const since = Date.parse(query.updated_since);
   return Number.isNaN(since) ? undefined : since;
-}
-
-function observedAtOf(date: string | undefined): string {
-  const at = date === undefined ? Number.NaN : Date.parse(date);
-  return new Date(Number.isNaN(at) ? Date.now() : at).toISOString();
 }

@@ -27,6 +27,27 @@ function membersNamed(body: Readonly<Record<string, unknown>>, names: ReadonlySe
     .map(([, value]) => value);
 }
 
+// The delta-link names, as NEXT_LINK.
+const DELTA_LINK = new Set(
+  ['@odata.deltaLink', '@deltaLink', 'odata.deltaLink'].map((name) => name.toLowerCase()),
+);
+
+/** A page of a delta round: its next link while the round goes on, its delta link on the last page. */
+export interface GraphDeltaPage extends GraphPage {
+  readonly deltaLink: string | undefined;
+}
+
+/**
+ * Reads a `/users/delta` page as {@link readGraphPage} reads a list page. A page carries exactly one of the
+ * two links (user-delta.md): one with both, or with neither, cannot be trusted.
+ */
+export function readGraphDeltaPage(body: unknown, status: number): GraphDeltaPage {
+  const page = readGraphPage(body, status);
+  const deltaLink = oneLink(body as Readonly<Record<string, unknown>>, DELTA_LINK, status);
+  if ((page.nextLink === undefined) === (deltaLink === undefined)) throw unreadable(status);
+  return { ...page, deltaLink };
+}
+
 /** Reads a Graph page body; throws `source_unavailable` (`invalid_response`) for one it cannot trust. */
 export function readGraphPage(body: unknown, status: number): GraphPage {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw unreadable(status);
@@ -34,11 +55,20 @@ export function readGraphPage(body: unknown, status: number): GraphPage {
   const values = membersNamed(record, new Set(['value']));
   const value = values.length === 1 ? values[0] : undefined;
   if (!Array.isArray(value)) throw unreadable(status);
+  return { value, nextLink: oneLink(record, NEXT_LINK, status) };
+}
+
+/** The one link `body` names under any of `names`; two different ones, or one that is not a string: unreadable. */
+function oneLink(
+  body: Readonly<Record<string, unknown>>,
+  names: ReadonlySet<string>,
+  status: number,
+): string | undefined {
   const links = new Set(
-    membersNamed(record, NEXT_LINK).filter((link) => link !== null && link !== undefined && link !== ''),
+    membersNamed(body, names).filter((link) => link !== null && link !== undefined && link !== ''),
   );
   if (links.size > 1) throw unreadable(status);
   const [link] = links;
   if (link !== undefined && typeof link !== 'string') throw unreadable(status);
-  return { value, nextLink: link };
+  return link;
 }

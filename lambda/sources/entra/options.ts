@@ -8,9 +8,16 @@
  *   "options": { "tenant_id": "6f1c…", "client_id": "0b7e…", "auth_method": "client_secret_post" } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import { clientCredentialFields, providerUrlType, readClientCredentialKind } from '../oauth/options.js';
 import type { ClientCredentialsOptions } from '../oauth/options.js';
-import { SourceConfigError } from '../registry/errors.js';
+import {
+  integer,
+  option,
+  optionTable,
+  sourceTypeOption,
+  text,
+  timeoutOption,
+} from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 
 /** The adapter kind this module builds. */
@@ -35,69 +42,43 @@ export interface EntraSourceOptions {
   readonly timeoutMs?: number;
 }
 
-const KEYS = [
-  'tenant_id',
-  'client_id',
-  'auth_method',
-  'graph_url',
-  'token_url',
-  'scopes',
-  'resource',
-  'assertion_alg',
-  'key_id',
-  'source_type',
-  'page_size',
-  'timeout_ms',
-];
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
-const TENANT = /^[A-Za-z0-9][A-Za-z0-9.-]{0,127}$/;
+/** The `entra` kind's options. */
+export const ENTRA_OPTIONS = optionTable(ENTRA_ADAPTER, {
+  tenant_id: option(text(/^[A-Za-z0-9][A-Za-z0-9.-]{0,127}$/, 'the directory (tenant) id'), {
+    required: true,
+    meaning: 'the directory (tenant) id; tokens must carry it as `tid`',
+  }),
+  ...clientCredentialFields({
+    authMethod: 'client_secret_post',
+    scopes: [GRAPH_DEFAULT_SCOPE],
+    tokenUrlText: '`https://login.microsoftonline.com/<tenant_id>/oauth2/v2.0/token`',
+    clientIdMeaning: "the app registration's application (client) id",
+  }),
+  graph_url: option(providerUrlType(), {
+    default: new URL(GRAPH_URL),
+    meaning: "Graph's versioned base URL",
+  }),
+  page_size: option(integer(1, GRAPH_MAX_TOP), {
+    default: GRAPH_MAX_TOP,
+    meaning: '`$top` of each Graph page (delivered to clients 100 at a time)',
+  }),
+  source_type: sourceTypeOption('entra'),
+  timeout_ms: timeoutOption,
+});
 
-/** Reads an `entra` definition's options; throws {@link SourceConfigError} listing every problem. */
+/** Reads an `entra` definition's options; throws `SourceConfigError` listing every problem. */
 export function entraOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): EntraSourceOptions {
-  const o = spec.options;
-  const problems: string[] = [];
-  for (const key of Object.keys(o))
-    if (!KEYS.includes(key)) problems.push(`options.${key} is not an entra option`);
-  const tenantId = o['tenant_id'];
-  if (typeof tenantId !== 'string' || !TENANT.test(tenantId))
-    problems.push('options.tenant_id must be the directory (tenant) id');
-  const graphUrl = providerUrl(o['graph_url'] ?? GRAPH_URL, 'options.graph_url', problems, allowLoopbackHttp);
-  const tenant = typeof tenantId === 'string' ? encodeURIComponent(tenantId) : 'invalid';
-  const oauth = parseClientCredentialsOptions(
-    {
-      token_url: o['token_url'] ?? `https://login.microsoftonline.com/${tenant}/oauth2/v2.0/token`,
-      client_id: o['client_id'],
-      auth_method: o['auth_method'] ?? 'client_secret_post',
-      scopes: o['scopes'] ?? [GRAPH_DEFAULT_SCOPE],
-      ...pick(o, ['resource', 'assertion_alg', 'key_id']),
-    },
-    'options',
-    problems,
-    allowLoopbackHttp,
-  );
-  const sourceType = o['source_type'] ?? 'entra';
-  if (typeof sourceType !== 'string' || !NAME.test(sourceType))
-    problems.push(`options.source_type must match ${NAME}`);
-  const pageSize = o['page_size'] ?? GRAPH_MAX_TOP;
-  if (!(Number.isSafeInteger(pageSize) && (pageSize as number) >= 1 && (pageSize as number) <= GRAPH_MAX_TOP))
-    problems.push(`options.page_size must be an integer from 1 to ${GRAPH_MAX_TOP}`);
-  const timeout = o['timeout_ms'];
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    problems.push('options.timeout_ms must be a positive integer');
-  if (spec.credential === undefined)
-    problems.push('an entra source needs a credential_ref (client secret or private key)');
-  if (problems.length > 0 || graphUrl === undefined || oauth === undefined)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  const { values: o, oauth } = readClientCredentialKind(ENTRA_OPTIONS, spec, allowLoopbackHttp, {
+    tokenUrl: ({ tenant_id: tenant }) =>
+      new URL(`https://login.microsoftonline.com/${encodeURIComponent(tenant)}/oauth2/v2.0/token`),
+    missingCredential: 'an entra source needs a credential_ref (client secret or private key)',
+  });
   return {
-    tenantId: tenantId as string,
-    graphUrl: new URL(graphUrl.href.replace(/\/+$/, '')),
+    tenantId: o.tenant_id,
+    graphUrl: new URL(o.graph_url.href.replace(/\/+$/, '')),
     oauth,
-    sourceType: sourceType as string,
-    pageSize: pageSize as number,
-    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    sourceType: o.source_type,
+    pageSize: o.page_size,
+    ...(o.timeout_ms === undefined ? {} : { timeoutMs: o.timeout_ms }),
   };
-}
-
-function pick(o: Readonly<Record<string, unknown>>, keys: readonly string[]): Record<string, unknown> {
-  return Object.fromEntries(keys.filter((k) => o[k] !== undefined).map((k) => [k, o[k]]));
 }

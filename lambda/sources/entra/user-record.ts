@@ -48,3 +48,9 @@ export function graphUserMapper(source: SourceRef, observedAt: string): (item: u
     return record;
   };
 }
+
+/** A page's `Date` header as the `observed_at` of its users (this clock when it has none or it is unreadable). */
+export function observedAtOf(date: string | undefined): string {
+  const at = date === undefined ? Number.NaN : Date.parse(date);
+  return new Date(Number.isNaN(at) ? Date.now() : at).toISOString();
+}

@@ -15,9 +15,22 @@
  *                 "observed_at": "updated_at", "attributes": { "department": "org.department" } } } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import { CLIENT_CREDENTIALS, clientCredentialsOf, providerUrlType } from '../oauth/options.js';
 import type { ClientCredentialsOptions } from '../oauth/options.js';
 import { SourceConfigError } from '../registry/errors.js';
+import {
+  integer,
+  objectOf,
+  option,
+  optionTable,
+  readContext,
+  sourceTypeOption,
+  text,
+  timeoutOption,
+  valueOf,
+  variantOf,
+} from '../registry/option-table.js';
+import type { OptionType } from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 
 /** The adapter kind this module builds. */
@@ -80,92 +93,207 @@ export interface HttpJsonOptions {
   readonly timeoutMs?: number;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const PATH = /^(?:[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*)?$/;
-const PARAM = /^[A-Za-z0-9_.[\]-]{1,64}$/;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
-const OPERATIONS = ['list_people', 'search_people', 'get_person'] as const;
-const KEYS = [
-  'base_url',
-  'operations',
-  'auth',
-  'pagination',
-  'records_path',
-  'fields',
-  'identity',
-  'source_type',
-  'timeout_ms',
-];
+const JSON_PATH = text(PATH, 'a dotted JSON path', 'dotted path');
+const FIELD_PATH = valueOf(
+  'dotted path',
+  'a dotted JSON path',
+  (v): v is string => typeof v === 'string' && v !== '' && PATH.test(v),
+);
+const PARAM = text(/^[A-Za-z0-9_.[\]-]{1,64}$/, 'a parameter or field name', 'name');
+const TEMPLATE = valueOf(
+  'path template',
+  'a path template starting with /',
+  (v): v is string => typeof v === 'string' && v.startsWith('/') && !/[\s#]/.test(v),
+);
+const ATTRIBUTE_PATHS: OptionType<Record<string, string>> = {
+  type: 'object',
+  check: (value, at, { problems }) => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+      problems.push(`${at} must map attribute names to JSON paths`);
+      return undefined;
+    }
+    const bad = Object.entries(value as Record<string, unknown>).filter(
+      ([name, p]) =>
+        !(typeof p === 'string' && p !== '' && PATH.test(p) && /^[a-z][a-z0-9_]{0,63}$/.test(name)),
+    );
+    for (const [name] of bad)
+      problems.push(`${at}.${name} must be a snake_case name mapped to a dotted JSON path`);
+    return bad.length > 0 ? undefined : (value as Record<string, string>);
+  },
+};
+const PAGE_SIZE = option(integer(1, 1000), { default: 100, meaning: 'records asked for per page' });
+const param = (fallback: string) =>
+  option(PARAM, { default: fallback, meaning: `the name (default \`${fallback}\`)` });
+
+const PAGINATION = variantOf({
+  none: optionTable('pagination', {}),
+  offset_limit: optionTable('pagination', {
+    offset_param: param('offset'),
+    limit_param: param('limit'),
+    page_size: PAGE_SIZE,
+  }),
+  page_number: optionTable('pagination', {
+    page_param: param('page'),
+    size_param: param('per_page'),
+    page_size: PAGE_SIZE,
+    first_page: option(
+      valueOf('0 or 1', '0 or 1', (v): v is 0 | 1 => v === 0 || v === 1),
+      { default: 1, meaning: 'the number of the first page' },
+    ),
+  }),
+  cursor: optionTable('pagination', {
+    cursor_param: param('cursor'),
+    next_cursor_field: param('next_cursor'),
+  }),
+  next_url: optionTable('pagination', { next_url_field: param('next') }),
+  link_header: optionTable('pagination', {}),
+});
+
+const AUTH = variantOf({
+  none: optionTable('auth', {}),
+  bearer: optionTable('auth', {}),
+  basic: optionTable('auth', {}),
+  oauth: CLIENT_CREDENTIALS,
+});
+
+/** The `http-json` kind's options. */
+export const HTTP_JSON_OPTIONS = optionTable(
+  HTTP_JSON_ADAPTER,
+  {
+    base_url: option(providerUrlType(), { required: true, meaning: "the API's origin (`https`)" }),
+    operations: option(
+      objectOf(
+        optionTable(
+          'operations',
+          {
+            list_people: option(TEMPLATE, { required: true, meaning: 'the list template' }),
+            search_people: option(TEMPLATE, { meaning: 'the search template' }),
+            get_person: option(TEMPLATE, { meaning: 'the lookup template' }),
+          },
+          { unknown: 'an operation' },
+        ),
+      ),
+      {
+        required: true,
+        meaning:
+          'a path template per operation: `list_people` (required), `search_people`, `get_person`. `{query}` and `{updated_since}` are replaced, URL-encoded. Without a `search_people` template (or without `{updated_since}` in the list template) the adapter reads the list and answers the query itself (name or email contains the text; `observed_at` at or after the time)',
+      },
+    ),
+    auth: option(AUTH, {
+      default: { kind: 'none' },
+      meaning:
+        '`{"kind":"none"}`, `{"kind":"bearer"}` (the secret is the token), `{"kind":"basic"}` (the secret is `user:password`), or `{"kind":"oauth", …}` with the broker\'s options (`token_url`, `client_id`, `auth_method`, `scopes`, `resource`, `assertion_alg`, `key_id`; the secret is the client secret or private key)',
+    }),
+    pagination: option(PAGINATION, {
+      default: { kind: 'none' },
+      meaning:
+        '`none`; `offset_limit` (`offset_param`, `limit_param`, `page_size`); `page_number` (`page_param`, `size_param`, `page_size`, `first_page` 0 or 1); `cursor` (`cursor_param`, `next_cursor_field`); `next_url` (`next_url_field`); `link_header` (`Link: <…>; rel="next"`). Offset and page-number paging end on an empty page (a server answering fewer records than asked does not end the read); next links must stay on `base_url`\'s origin',
+    }),
+    records_path: option(JSON_PATH, {
+      default: '',
+      meaning: 'dotted path of the record array in each response (`""` for a top-level array)',
+    }),
+    fields: option(
+      objectOf(
+        optionTable(
+          'fields',
+          {
+            external_id: option(FIELD_PATH, { required: true, meaning: 'path of the external id' }),
+            display_name: option(FIELD_PATH, { meaning: 'path of the display name' }),
+            email: option(FIELD_PATH, { meaning: 'path of the email' }),
+            phone: option(FIELD_PATH, { meaning: 'path of the phone' }),
+            lifecycle: option(FIELD_PATH, { meaning: 'path of the lifecycle' }),
+            observed_at: option(FIELD_PATH, { meaning: 'path of the time observed' }),
+            attributes: option(ATTRIBUTE_PATHS, { default: {}, meaning: 'snake_case name → path' }),
+          },
+          { unknown: 'a record field' },
+        ),
+      ),
+      {
+        required: true,
+        meaning:
+          'dotted paths for `external_id` (required), `display_name`, `email`, `phone`, `lifecycle`, `observed_at`, and `attributes` (snake_case name → path; strings, numbers and booleans are copied)',
+      },
+    ),
+    identity: option(
+      objectOf(
+        optionTable('identity', {
+          path: option(FIELD_PATH, { required: true, meaning: 'the path of the value checked' }),
+          prefix: option(
+            valueOf(
+              'string',
+              'the text it must start with',
+              (v): v is string => typeof v === 'string' && v !== '',
+            ),
+            { required: true, meaning: 'what the value must start with' },
+          ),
+        }),
+      ),
+      {
+        meaning:
+          "each record's value at `path` must start with `prefix`, else the source ends `source_identity_mismatch` and none of that page is published",
+      },
+    ),
+    source_type: sourceTypeOption('http-json'),
+    timeout_ms: timeoutOption,
+  },
+  {
+    refine: ({ base_url: baseUrl, operations }, at, problems) => {
+      for (const [name, template] of Object.entries(operations))
+        if (template !== undefined && new URL(fill(template, {}), baseUrl).origin !== baseUrl.origin)
+          problems.push(`${at}.operations.${name} must stay on base_url's origin`);
+    },
+  },
+);
 
 /** Reads an `http-json` definition; throws {@link SourceConfigError} listing every problem. */
 export function httpJsonOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): HttpJsonOptions {
-  const o = spec.options;
-  const problems: string[] = [];
-  for (const key of Object.keys(o))
-    if (!KEYS.includes(key)) problems.push(`options.${key} is not an http-json option`);
-  const baseUrl = providerUrl(o['base_url'], 'options.base_url', problems, allowLoopbackHttp);
-  const operations: Partial<Record<(typeof OPERATIONS)[number], string>> = {};
-  if (!isObject(o['operations'])) problems.push('options.operations must be an object of URL templates');
-  else {
-    for (const [name, template] of Object.entries(o['operations'])) {
-      if (!(OPERATIONS as readonly string[]).includes(name))
-        problems.push(`options.operations.${name} is not an operation`);
-      else if (typeof template !== 'string' || !template.startsWith('/') || /[\s#]/.test(template))
-        problems.push(`options.operations.${name} must be a path template starting with /`);
-      else if (baseUrl !== undefined && new URL(fill(template, {}), baseUrl).origin !== baseUrl.origin)
-        problems.push(`options.operations.${name} must stay on base_url's origin`);
-      else operations[name as (typeof OPERATIONS)[number]] = template;
-    }
-    if (operations.list_people === undefined) problems.push('options.operations.list_people is required');
-  }
-  const auth = authOf(o['auth'], spec, problems, allowLoopbackHttp);
-  const pagination = paginationOf(o['pagination'], problems);
-  const recordsPath = o['records_path'] ?? '';
-  if (typeof recordsPath !== 'string' || !PATH.test(recordsPath))
-    problems.push('options.records_path must be a dotted JSON path');
-  const fields = fieldsOf(o['fields'], problems);
-  const sourceType = o['source_type'] ?? 'http-json';
-  if (typeof sourceType !== 'string' || !NAME.test(sourceType))
-    problems.push(`options.source_type must match ${NAME}`);
-  const timeout = o['timeout_ms'];
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    problems.push('options.timeout_ms must be a positive integer');
-  const identity = o['identity'];
-  if (
-    identity !== undefined &&
-    !(
-      isObject(identity) &&
-      typeof identity['path'] === 'string' &&
-      identity['path'] !== '' &&
-      PATH.test(identity['path']) &&
-      typeof identity['prefix'] === 'string' &&
-      identity['prefix'] !== ''
-    )
-  )
+  const context = readContext(HTTP_JSON_ADAPTER, allowLoopbackHttp);
+  const { problems } = context;
+  const o = HTTP_JSON_OPTIONS.read(spec.options, 'options', context);
+  const authKind = (spec.options['auth'] as { kind?: unknown } | undefined)?.kind ?? 'none';
+  if (authKind !== 'none' && spec.credential === undefined)
     problems.push(
-      'options.identity must be { "path": a dotted JSON path, "prefix": the text it must start with }',
+      `options.auth.kind ${typeof authKind === 'string' ? authKind : 'other than none'} needs a credential_ref`,
     );
-  if (
-    problems.length > 0 ||
-    baseUrl === undefined ||
-    auth === undefined ||
-    pagination === undefined ||
-    fields === undefined
-  )
+  const auth = o === undefined ? undefined : authOf(o.auth, problems);
+  if (o === undefined || auth === undefined || problems.length > 0)
     throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  const { fields, pagination: p } = o;
   return {
-    baseUrl,
-    operations,
+    baseUrl: o.base_url,
+    operations: Object.fromEntries(Object.entries(o.operations).filter(([, t]) => t !== undefined)),
     auth,
-    pagination,
-    recordsPath: recordsPath as string,
-    fields,
-    sourceType: sourceType as string,
-    ...(isObject(identity)
-      ? { identity: { path: identity['path'] as string, prefix: identity['prefix'] as string } }
-      : {}),
-    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    pagination:
+      p.kind === 'offset_limit'
+        ? { kind: p.kind, offsetParam: p.offset_param, limitParam: p.limit_param, pageSize: p.page_size }
+        : p.kind === 'page_number'
+          ? {
+              kind: p.kind,
+              pageParam: p.page_param,
+              sizeParam: p.size_param,
+              pageSize: p.page_size,
+              firstPage: p.first_page,
+            }
+          : p.kind === 'cursor'
+            ? { kind: p.kind, cursorParam: p.cursor_param, nextCursorField: p.next_cursor_field }
+            : p.kind === 'next_url'
+              ? { kind: p.kind, nextUrlField: p.next_url_field }
+              : { kind: p.kind },
+    recordsPath: o.records_path,
+    fields: {
+      externalId: fields.external_id,
+      ...(fields.display_name === undefined ? {} : { displayName: fields.display_name }),
+      ...(fields.email === undefined ? {} : { email: fields.email }),
+      ...(fields.phone === undefined ? {} : { phone: fields.phone }),
+      ...(fields.lifecycle === undefined ? {} : { lifecycle: fields.lifecycle }),
+      ...(fields.observed_at === undefined ? {} : { observedAt: fields.observed_at }),
+      attributes: fields.attributes,
+    },
+    sourceType: o.source_type,
+    ...(o.identity === undefined ? {} : { identity: { path: o.identity.path, prefix: o.identity.prefix } }),
+    ...(o.timeout_ms === undefined ? {} : { timeoutMs: o.timeout_ms }),
   };
 }
 
@@ -177,135 +305,10 @@ export function fill(template: string, values: Readonly<Record<string, string>>)
 }
 
 function authOf(
-  value: unknown,
-  spec: SourceSpec,
+  auth: Exclude<ReturnType<typeof HTTP_JSON_OPTIONS.read>, undefined>['auth'],
   problems: string[],
-  loopback: boolean,
 ): HttpJsonAuth | undefined {
-  const auth = value ?? { kind: 'none' };
-  if (!isObject(auth)) {
-    problems.push('options.auth must be an object');
-    return undefined;
-  }
-  const kind = auth['kind'];
-  if (kind !== 'none' && spec.credential === undefined)
-    problems.push(`options.auth.kind ${String(kind)} needs a credential_ref`);
-  switch (kind) {
-    case 'none':
-    case 'bearer':
-    case 'basic':
-      if (Object.keys(auth).length > 1)
-        problems.push(`options.auth.kind ${kind} takes no other auth options`);
-      return { kind };
-    case 'oauth': {
-      const { kind: _kind, ...rest } = auth;
-      const oauth = parseClientCredentialsOptions(rest, 'options.auth', problems, loopback);
-      return oauth === undefined ? undefined : { kind, oauth };
-    }
-    default:
-      problems.push('options.auth.kind must be one of none, bearer, basic, oauth');
-      return undefined;
-  }
-}
-
-function paginationOf(value: unknown, problems: string[]): HttpJsonPagination | undefined {
-  const p = value ?? { kind: 'none' };
-  if (!isObject(p)) {
-    problems.push('options.pagination must be an object');
-    return undefined;
-  }
-  const param = (key: string, fallback: string): string => {
-    const v = p[key] ?? fallback;
-    if (typeof v === 'string' && PARAM.test(v)) return v;
-    problems.push(`options.pagination.${key} must be a parameter or field name`);
-    return fallback;
-  };
-  const size = (): number => {
-    const v = p['page_size'] ?? 100;
-    if (Number.isSafeInteger(v) && (v as number) >= 1 && (v as number) <= 1000) return v as number;
-    problems.push('options.pagination.page_size must be an integer from 1 to 1000');
-    return 100;
-  };
-  switch (p['kind']) {
-    case 'none':
-      return { kind: 'none' };
-    case 'offset_limit':
-      return {
-        kind: 'offset_limit',
-        offsetParam: param('offset_param', 'offset'),
-        limitParam: param('limit_param', 'limit'),
-        pageSize: size(),
-      };
-    case 'page_number': {
-      const first = p['first_page'] ?? 1;
-      if (first !== 0 && first !== 1) problems.push('options.pagination.first_page must be 0 or 1');
-      return {
-        kind: 'page_number',
-        pageParam: param('page_param', 'page'),
-        sizeParam: param('size_param', 'per_page'),
-        pageSize: size(),
-        firstPage: first === 0 ? 0 : 1,
-      };
-    }
-    case 'cursor':
-      return {
-        kind: 'cursor',
-        cursorParam: param('cursor_param', 'cursor'),
-        nextCursorField: param('next_cursor_field', 'next_cursor'),
-      };
-    case 'next_url':
-      return { kind: 'next_url', nextUrlField: param('next_url_field', 'next') };
-    case 'link_header':
-      return { kind: 'link_header' };
-    default:
-      problems.push(
-        'options.pagination.kind must be one of none, offset_limit, page_number, cursor, next_url, link_header',
-      );
-      return undefined;
-  }
-}
-
-function fieldsOf(value: unknown, problems: string[]): HttpJsonFields | undefined {
-  if (!isObject(value)) {
-    problems.push('options.fields must be an object mapping record fields to JSON paths');
-    return undefined;
-  }
-  const path = (key: string, required: boolean): string | undefined => {
-    const v = value[key];
-    if (v === undefined && !required) return undefined;
-    if (typeof v === 'string' && v !== '' && PATH.test(v)) return v;
-    problems.push(`options.fields.${key} must be a dotted JSON path`);
-    return undefined;
-  };
-  const known = ['external_id', 'display_name', 'email', 'phone', 'lifecycle', 'observed_at', 'attributes'];
-  for (const key of Object.keys(value))
-    if (!known.includes(key)) problems.push(`options.fields.${key} is not a record field`);
-  const attributes: Record<string, string> = {};
-  const raw = value['attributes'] ?? {};
-  if (!isObject(raw)) problems.push('options.fields.attributes must map attribute names to JSON paths');
-  else
-    for (const [name, p] of Object.entries(raw)) {
-      if (typeof p === 'string' && p !== '' && PATH.test(p) && /^[a-z][a-z0-9_]{0,63}$/.test(name))
-        attributes[name] = p;
-      else
-        problems.push(
-          `options.fields.attributes.${name} must be a snake_case name mapped to a dotted JSON path`,
-        );
-    }
-  const externalId = path('external_id', true);
-  const optional = Object.fromEntries(
-    (['display_name', 'email', 'phone', 'lifecycle', 'observed_at'] as const)
-      .map((k) => [k, path(k, false)] as const)
-      .filter(([, v]) => v !== undefined),
-  );
-  if (externalId === undefined) return undefined;
-  return {
-    externalId,
-    ...(optional['display_name'] === undefined ? {} : { displayName: optional['display_name'] }),
-    ...(optional['email'] === undefined ? {} : { email: optional['email'] }),
-    ...(optional['phone'] === undefined ? {} : { phone: optional['phone'] }),
-    ...(optional['lifecycle'] === undefined ? {} : { lifecycle: optional['lifecycle'] }),
-    ...(optional['observed_at'] === undefined ? {} : { observedAt: optional['observed_at'] }),
-    attributes,
-  };
+  if (auth.kind !== 'oauth') return { kind: auth.kind };
+  const oauth = clientCredentialsOf(auth, 'options.auth', problems);
+  return oauth === undefined ? undefined : { kind: 'oauth', oauth };
 }

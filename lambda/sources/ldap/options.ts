@@ -12,6 +12,21 @@
  * or `auto` (the rootDSE decides). `attributes` overrides the profile's mapping field by field.
  */
 import { SourceConfigError } from '../registry/errors.js';
+import {
+  boolean,
+  integer,
+  listOf,
+  objectOf,
+  oneOf,
+  option,
+  optionTable,
+  readContext,
+  sourceTypeOption,
+  text,
+  timeoutOption,
+  valueOf,
+} from '../registry/option-table.js';
+import type { OptionType } from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 import { LDAP_PROFILE_NAMES, PROFILE_ATTRIBUTES } from './attribute-maps.js';
 import type { LdapAttributeMap, LdapProfileName, LdapProfileOption } from './attribute-maps.js';
@@ -47,105 +62,116 @@ export function attributeMapFor(options: LdapSourceOptions, profile: LdapProfile
   return { ...PROFILE_ATTRIBUTES[profile], ...options.attributeOverrides };
 }
 
-const KEYS = [
-  'url',
-  'start_tls',
-  'base_dn',
-  'bind_dn',
-  'object_class',
-  'page_size',
-  'attributes',
-  'source_type',
-  'timeout_ms',
-  'profile',
-  'tls_ca',
-  'tls_server_name',
-];
-const PEM = /^-----BEGIN CERTIFICATE-----[\s\S]{1,65536}-----END CERTIFICATE-----\s*$/;
+const PEM = /^\s*-----BEGIN CERTIFICATE-----[\s\S]{1,65536}-----END CERTIFICATE-----\s*$/;
 const HOST = /^[A-Za-z0-9]([A-Za-z0-9-]{0,62})(\.[A-Za-z0-9]([A-Za-z0-9-]{0,62}))*$/;
-const ATTRIBUTE = /^[A-Za-z][A-Za-z0-9-]{0,63}$/;
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
-const isDn = (v: unknown): v is string =>
-  typeof v === 'string' && v.length >= 3 && v.length <= 1024 && !v.includes('\u0000');
+const ATTRIBUTE = text(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'an attribute name', 'attribute name');
+const DN = valueOf(
+  'distinguished name',
+  'a distinguished name',
+  (v): v is string => typeof v === 'string' && v.length >= 3 && v.length <= 1024 && !v.includes('\u0000'),
+);
+
+/** `ldaps://host[:port]` or `ldap://host[:port]`, nothing after the host. */
+const LDAP_URL: OptionType<URL> = {
+  type: 'ldaps:// or ldap:// URL',
+  check: (value, at, { problems }) => {
+    try {
+      const url = new URL(String(value));
+      if (
+        (url.protocol === 'ldaps:' || url.protocol === 'ldap:') &&
+        (url.pathname === '' || url.pathname === '/')
+      )
+        return url;
+    } catch {
+      // refused below
+    }
+    problems.push(`${at} must be ldaps://host[:port] or ldap://host[:port] (with start_tls)`);
+    return undefined;
+  },
+};
+
+const ATTRIBUTE_OVERRIDES = optionTable(
+  'attributes',
+  {
+    external_id: option(ATTRIBUTE, { meaning: 'the attribute of the external id' }),
+    display_name: option(ATTRIBUTE, { meaning: 'the attribute of the display name' }),
+    email: option(ATTRIBUTE, { meaning: 'the attribute of the email' }),
+    phone: option(ATTRIBUTE, { meaning: 'the attribute of the phone' }),
+    extra: option(listOf(ATTRIBUTE), { meaning: 'attributes copied into `attributes`' }),
+  },
+  { unknown: 'a mapped field' },
+);
+
+/** The `ldap` kind's options. */
+export const LDAP_OPTIONS = optionTable(LDAP_ADAPTER, {
+  url: option(LDAP_URL, {
+    required: true,
+    meaning: '`ldaps://host[:port]`, or `ldap://host[:port]` with `start_tls: true`',
+  }),
+  start_tls: option(boolean, {
+    default: false,
+    meaning: 'upgrade an `ldap://` connection with StartTLS before binding',
+  }),
+  tls_ca: option(text(PEM, 'PEM certificates', 'PEM'), {
+    defaultText: "the platform's CAs",
+    meaning: "PEM certificates to trust for this directory (an internal CA), instead of the platform's list",
+  }),
+  tls_server_name: option(text(HOST, 'a host name', 'host name'), {
+    defaultText: "the URL's host",
+    meaning: "the name the server's certificate must carry, when the URL's host differs (an IP address)",
+  }),
+  base_dn: option(DN, {
+    required: true,
+    meaning: 'the subtree this source is authorized for; every entry read must lie under it',
+  }),
+  bind_dn: option(DN, {
+    required: true,
+    meaning: 'the read-only account of the simple bind (its password is the credential)',
+  }),
+  profile: option(oneOf(LDAP_PROFILE_NAMES), {
+    default: 'standard',
+    meaning:
+      'the kind of directory: `standard`, `active-directory` (below), or `auto` (read the rootDSE once)',
+  }),
+  object_class: option(text(/^[A-Za-z][A-Za-z0-9-]{0,63}$/, 'an object class name', 'object class'), {
+    defaultText: '`inetOrgPerson` (`user` with `active-directory`)',
+    meaning: 'the object class searched for',
+  }),
+  page_size: option(integer(1, 1000), {
+    default: 100,
+    meaning: "RFC 2696 page size; keep it within the server's limit (slapd `size.pr`, AD `MaxPageSize`)",
+  }),
+  attributes: option(objectOf(ATTRIBUTE_OVERRIDES), {
+    defaultText:
+      "the profile's: `entryUUID`, `cn`, `mail`, `telephoneNumber`, extra `uid`, `title`, `ou`, `employeeNumber`",
+    meaning:
+      "`{ external_id, display_name, email, phone, extra: [...] }`: overrides the profile's mapping field by field",
+  }),
+  source_type: sourceTypeOption('ldap'),
+  timeout_ms: timeoutOption,
+});
 
 /** Reads an `ldap` definition's options; throws {@link SourceConfigError} listing every problem. */
 export function ldapOptionsFromSpec(spec: SourceSpec): LdapSourceOptions {
-  const o = spec.options;
-  const problems: string[] = [];
-  for (const key of Object.keys(o))
-    if (!KEYS.includes(key)) problems.push(`options.${key} is not an ldap option`);
-  let url: URL | undefined;
-  try {
-    url = new URL(String(o['url']));
-    if (url.protocol !== 'ldaps:' && url.protocol !== 'ldap:') throw new Error('scheme');
-    if (url.pathname !== '' && url.pathname !== '/') throw new Error('path');
-  } catch {
-    problems.push('options.url must be ldaps://host[:port] or ldap://host[:port] (with start_tls)');
-  }
-  const startTls = o['start_tls'] ?? false;
-  if (typeof startTls !== 'boolean') problems.push('options.start_tls must be a boolean');
-  for (const key of ['base_dn', 'bind_dn'])
-    if (!isDn(o[key])) problems.push(`options.${key} must be a distinguished name`);
-  const objectClass = o['object_class'];
-  if (objectClass !== undefined && (typeof objectClass !== 'string' || !ATTRIBUTE.test(objectClass)))
-    problems.push('options.object_class must be an object class name');
-  const profile = o['profile'] ?? 'standard';
-  if (!(LDAP_PROFILE_NAMES as readonly unknown[]).includes(profile))
-    problems.push(`options.profile must be one of ${LDAP_PROFILE_NAMES.join(', ')}`);
-  const tlsCa = o['tls_ca'];
-  if (tlsCa !== undefined && (typeof tlsCa !== 'string' || !PEM.test(tlsCa.trim())))
-    problems.push('options.tls_ca must be PEM certificates');
-  const tlsServerName = o['tls_server_name'];
-  if (tlsServerName !== undefined && (typeof tlsServerName !== 'string' || !HOST.test(tlsServerName)))
-    problems.push('options.tls_server_name must be a host name');
-  const pageSize = o['page_size'] ?? 100;
-  if (!(Number.isSafeInteger(pageSize) && (pageSize as number) >= 1 && (pageSize as number) <= 1000))
-    problems.push('options.page_size must be an integer from 1 to 1000');
-  const attributes = attributeMap(o['attributes'], problems);
-  const sourceType = o['source_type'] ?? 'ldap';
-  if (typeof sourceType !== 'string' || !NAME.test(sourceType))
-    problems.push(`options.source_type must match ${NAME}`);
-  const timeout = o['timeout_ms'];
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    problems.push('options.timeout_ms must be a positive integer');
+  const context = readContext(LDAP_ADAPTER);
+  const o = LDAP_OPTIONS.read(spec.options, 'options', context);
   if (spec.credential === undefined)
-    problems.push('an ldap source needs a credential_ref (the bind password)');
-  if (problems.length > 0 || url === undefined)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+    context.problems.push('an ldap source needs a credential_ref (the bind password)');
+  if (o === undefined || context.problems.length > 0)
+    throw new SourceConfigError(spec.source_id, 'invalid_options', context.problems);
+  const overrides = Object.entries(o.attributes ?? {}).filter(([, v]) => v !== undefined);
   return {
-    url,
-    startTls: startTls === true,
-    baseDn: o['base_dn'] as string,
-    bindDn: o['bind_dn'] as string,
-    ...(typeof objectClass === 'string' ? { objectClass } : {}),
-    pageSize: pageSize as number,
-    profile: profile as LdapProfileOption,
-    attributeOverrides: attributes,
-    ...(typeof tlsCa === 'string' ? { tlsCa } : {}),
-    ...(typeof tlsServerName === 'string' ? { tlsServerName } : {}),
-    sourceType: sourceType as string,
-    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    url: o.url,
+    startTls: o.start_tls,
+    baseDn: o.base_dn,
+    bindDn: o.bind_dn,
+    ...(o.object_class === undefined ? {} : { objectClass: o.object_class }),
+    pageSize: o.page_size,
+    profile: o.profile,
+    attributeOverrides: Object.fromEntries(overrides),
+    ...(o.tls_ca === undefined ? {} : { tlsCa: o.tls_ca }),
+    ...(o.tls_server_name === undefined ? {} : { tlsServerName: o.tls_server_name }),
+    sourceType: o.source_type,
+    ...(o.timeout_ms === undefined ? {} : { timeoutMs: o.timeout_ms }),
   };
-}
-
-function attributeMap(value: unknown, problems: string[]): Partial<LdapAttributeMap> {
-  if (value === undefined) return {};
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-    problems.push('options.attributes must be an object');
-    return {};
-  }
-  const v = value as Record<string, unknown>;
-  const out: { -readonly [K in keyof LdapAttributeMap]?: LdapAttributeMap[K] } = {};
-  for (const [key, given] of Object.entries(v)) {
-    if (key === 'extra') {
-      if (!Array.isArray(given) || !given.every((a) => typeof a === 'string' && ATTRIBUTE.test(a)))
-        problems.push('options.attributes.extra must be a list of attribute names');
-      else out.extra = given as string[];
-    } else if (key in DEFAULT_ATTRIBUTES) {
-      if (typeof given !== 'string' || !ATTRIBUTE.test(given))
-        problems.push(`options.attributes.${key} must be an attribute name`);
-      else out[key as Exclude<keyof LdapAttributeMap, 'extra'>] = given;
-    } else problems.push(`options.attributes.${key} is not a mapped field`);
-  }
-  return out;
 }

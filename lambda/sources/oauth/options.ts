@@ -1,9 +1,21 @@
 /**
  * How a source authenticates at an OAuth 2.0 token endpoint with the client-credentials grant (RFC 6749
- * §4.4), as its definition in the directory states it. Everything here is non-secret: the client secret or
- * private key is the source's `credential_ref`, resolved only when a token is requested.
+ * §4.4), as its definition in the directory states it, declared once (`registry/option-table.ts`) for the
+ * kinds that flatten these options into their own (`entra`, `okta`) and the `oauth` auth of `http-json`.
+ * Everything here is non-secret: the client secret or private key is the source's `credential_ref`,
+ * resolved only when a token is requested.
  */
 import { isAllowedProviderUrl } from '../kernel/url-policy.js';
+import { SourceConfigError } from '../registry/errors.js';
+import { oneOf, option, optionTable, readContext, text, valueOf } from '../registry/option-table.js';
+import type {
+  OptionField,
+  OptionTable,
+  OptionType,
+  OptionValues,
+  ReadContext,
+} from '../registry/option-table.js';
+import type { SourceSpec } from '../registry/types.js';
 import type { TokenTransport } from './token-transport.js';
 
 /** RFC 7591 `token_endpoint_auth_method` values the broker speaks. */
@@ -50,14 +62,152 @@ export interface BrokerOptions {
   readonly maxResponseBytes?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v);
-const TEXT = /^[\x21-\x7e]{1,512}$/;
+/**
+ * An absolute `https` URL without user info or fragment (`http` only on a loopback host when the
+ * composition allows it); with `noQuery`, without a query either; with `originOnly`, nothing after the host.
+ */
+export function providerUrlType(
+  shape: { readonly noQuery?: boolean; readonly originOnly?: boolean } = {},
+): OptionType<URL> {
+  return {
+    type: 'https URL',
+    check: (value, at, { problems, allowLoopbackHttp }) => {
+      let url: URL;
+      try {
+        if (typeof value !== 'string') throw new TypeError('not a string');
+        url = new URL(value);
+      } catch {
+        problems.push(`${at} must be an absolute URL`);
+        return undefined;
+      }
+      if (
+        url.protocol !== 'https:' &&
+        !(url.protocol === 'http:' && isAllowedProviderUrl(url, allowLoopbackHttp))
+      ) {
+        problems.push(`${at} must use https${allowLoopbackHttp ? ' (http only on a loopback host)' : ''}`);
+        return undefined;
+      }
+      if (
+        url.username !== '' ||
+        url.password !== '' ||
+        url.hash !== '' ||
+        (shape.noQuery && url.search !== '')
+      ) {
+        problems.push(`${at} must not carry user info, ${shape.noQuery ? 'a query ' : ''}or a fragment`);
+        return undefined;
+      }
+      if (shape.originOnly === true && (url.pathname !== '/' || url.search !== '')) {
+        problems.push(`${at} must be an origin only, e.g. https://acme.okta.com`);
+        return undefined;
+      }
+      return url;
+    },
+  };
+}
+
+/** {@link providerUrlType}'s check on its own: the URL, or undefined after pushing a problem naming `at`. */
+export function providerUrl(
+  value: unknown,
+  at: string,
+  problems: string[],
+  allowHttpLoopback: boolean,
+): URL | undefined {
+  return providerUrlType().check(value, at, {
+    problems,
+    kind: 'oauth',
+    allowLoopbackHttp: allowHttpLoopback,
+  });
+}
+
+const TOKEN = text(/^[\x21-\x7e]{1,512}$/, 'a non-empty string of printable characters without spaces');
 const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,256}$/; // RFC 6749 §3.3 scope-token
+const SCOPES = valueOf(
+  'array of strings',
+  'an array of OAuth scope tokens',
+  (v): v is string[] => Array.isArray(v) && v.every((s) => typeof s === 'string' && SCOPE.test(s)),
+);
+
+/** What a kind that reads these options says about their defaults. */
+export interface ClientCredentialDefaults {
+  readonly authMethod?: ClientAuthMethod;
+  readonly scopes?: readonly string[];
+  /** How the docs state the token endpoint a kind derives (e.g. from its tenant). */
+  readonly tokenUrlText?: string;
+  /** What the client id is called at the provider. @default "the client id" */
+  readonly clientIdMeaning?: string;
+  /** A provider's note on the methods. @default "how the client authenticates at the token endpoint" */
+  readonly authMethodMeaning?: string;
+}
+
+/** The client-credentials options, with a kind's defaults (none: every one as the token endpoint needs it). */
+export function clientCredentialFields(defaults: ClientCredentialDefaults = {}) {
+  return {
+    client_id: option(TOKEN, { required: true, meaning: defaults.clientIdMeaning ?? 'the client id' }),
+    auth_method: option(oneOf(CLIENT_AUTH_METHODS), {
+      ...(defaults.authMethod === undefined ? { required: true } : { default: defaults.authMethod }),
+      meaning: defaults.authMethodMeaning ?? 'how the client authenticates at the token endpoint',
+    }),
+    token_url: option(providerUrlType(), {
+      ...(defaults.tokenUrlText === undefined ? { required: true } : { defaultText: defaults.tokenUrlText }),
+      meaning: 'the token endpoint',
+    }),
+    scopes: option(SCOPES, {
+      default: defaults.scopes ?? [],
+      meaning: 'requested scopes',
+    }),
+    resource: option(TOKEN, { meaning: 'RFC 8707 `resource` parameter, when the server wants one' }),
+    assertion_alg: option(oneOf(ASSERTION_ALGORITHMS), {
+      defaultText: '`RS256`, or the `alg` of a JWK credential',
+      meaning: "`private_key_jwt` only: the assertion's signature algorithm",
+    }),
+    key_id: option(TOKEN, {
+      defaultText: 'the `kid` of a JWK credential',
+      meaning: '`private_key_jwt` only: the `kid` header of the assertion',
+    }),
+  };
+}
+
+/** The client-credentials options as an object of their own (the `oauth` auth of `http-json`). */
+export const CLIENT_CREDENTIALS = optionTable('oauth', {
+  ...clientCredentialFields(),
+  assertion_audience: option(TOKEN, {
+    defaultText: 'the token endpoint URL',
+    meaning: '`private_key_jwt` only: the `aud` of the assertion',
+  }),
+});
+
+type Declared = Partial<OptionValues<typeof CLIENT_CREDENTIALS.fields>>;
 
 /**
- * Reads the `oauth` object of a definition (at `at`, e.g. `options.oauth`), pushing one problem per bad
- * field, each naming it. `allowHttpLoopback` admits `http://` token endpoints on loopback hosts (local stack).
+ * The settings from read option values (`token_url` given or derived by the kind), pushing the problem a
+ * single option cannot show: an assertion algorithm without `private_key_jwt`.
+ */
+export function clientCredentialsOf(
+  values: Declared,
+  at: string,
+  problems: string[],
+): ClientCredentialsOptions | undefined {
+  const { token_url: tokenUrl, client_id: clientId, auth_method: authMethod, assertion_alg: alg } = values;
+  if (alg !== undefined && authMethod !== 'private_key_jwt') {
+    problems.push(`${at}.assertion_alg applies to auth_method private_key_jwt only`);
+    return undefined;
+  }
+  if (tokenUrl === undefined || clientId === undefined || authMethod === undefined) return undefined;
+  return {
+    tokenUrl,
+    clientId,
+    authMethod,
+    scopes: values.scopes ?? [],
+    ...(values.resource === undefined ? {} : { resource: values.resource }),
+    ...(values.assertion_audience === undefined ? {} : { assertionAudience: values.assertion_audience }),
+    ...(alg === undefined ? {} : { assertionAlgorithm: alg }),
+    ...(values.key_id === undefined ? {} : { keyId: values.key_id }),
+  };
+}
+
+/**
+ * Reads the client-credentials object of a definition (at `at`, e.g. `options.oauth`), pushing one problem
+ * per bad field, each naming it. `allowHttpLoopback` admits `http://` token endpoints on loopback hosts.
  */
 export function parseClientCredentialsOptions(
   value: unknown,
@@ -65,88 +215,45 @@ export function parseClientCredentialsOptions(
   problems: string[],
   allowHttpLoopback: boolean,
 ): ClientCredentialsOptions | undefined {
-  if (!isObject(value)) {
-    problems.push(`${at} must be an object`);
-    return undefined;
-  }
-  const before = problems.length;
-  const known = new Set([
-    'token_url',
-    'client_id',
-    'auth_method',
-    'scopes',
-    'resource',
-    'assertion_audience',
-    'assertion_alg',
-    'key_id',
-  ]);
-  for (const key of Object.keys(value))
-    if (!known.has(key)) problems.push(`${at}.${key} is not a known option`);
-  const tokenUrl = providerUrl(value['token_url'], `${at}.token_url`, problems, allowHttpLoopback);
-  const clientId = text(value['client_id'], `${at}.client_id`, problems);
-  const authMethod = value['auth_method'];
-  if (!CLIENT_AUTH_METHODS.includes(authMethod as ClientAuthMethod))
-    problems.push(`${at}.auth_method must be one of ${CLIENT_AUTH_METHODS.join(', ')}`);
-  const scopes = value['scopes'] ?? [];
-  if (!Array.isArray(scopes) || !scopes.every((s) => typeof s === 'string' && SCOPE.test(s)))
-    problems.push(`${at}.scopes must be an array of OAuth scope tokens`);
-  const optional = (key: string): string | undefined =>
-    value[key] === undefined ? undefined : text(value[key], `${at}.${key}`, problems);
-  const resource = optional('resource');
-  const assertionAudience = optional('assertion_audience');
-  const keyId = optional('key_id');
-  const alg = value['assertion_alg'];
-  if (alg !== undefined && !ASSERTION_ALGORITHMS.includes(alg as AssertionAlgorithm))
-    problems.push(`${at}.assertion_alg must be one of ${ASSERTION_ALGORITHMS.join(', ')}`);
-  if (alg !== undefined && authMethod !== 'private_key_jwt')
-    problems.push(`${at}.assertion_alg applies to auth_method private_key_jwt only`);
-  if (problems.length > before || tokenUrl === undefined || clientId === undefined) return undefined;
-  return {
-    tokenUrl,
-    clientId,
-    authMethod: authMethod as ClientAuthMethod,
-    scopes: scopes as string[],
-    ...(resource === undefined ? {} : { resource }),
-    ...(assertionAudience === undefined ? {} : { assertionAudience }),
-    ...(alg === undefined ? {} : { assertionAlgorithm: alg as AssertionAlgorithm }),
-    ...(keyId === undefined ? {} : { keyId }),
-  };
+  const context: ReadContext = { ...readContext('oauth', allowHttpLoopback), problems };
+  const values = CLIENT_CREDENTIALS.read(value, at, context);
+  return values === undefined ? undefined : clientCredentialsOf(values, at, problems);
 }
 
-function text(value: unknown, at: string, problems: string[]): string | undefined {
-  if (typeof value === 'string' && TEXT.test(value)) return value;
-  problems.push(`${at} must be a non-empty string of printable characters without spaces`);
-  return undefined;
+/** How a kind with client-credentials options completes them. */
+export interface ClientCredentialKind<V> {
+  /** The token endpoint when the definition names none (derived from the tenant or org). */
+  readonly tokenUrl: (values: V) => URL;
+  /** The problem of a definition without a `credential_ref`. */
+  readonly missingCredential: string;
 }
 
 /**
- * An absolute `https` URL without credentials or fragment; `http` only on a loopback host when allowed.
- * Pushes a problem naming `at` otherwise.
+ * Reads the options of a kind that flattens the client-credentials options into its own (`entra`,
+ * `okta`); throws {@link SourceConfigError} listing every problem.
  */
-export function providerUrl(
-  value: unknown,
-  at: string,
-  problems: string[],
-  allowHttpLoopback: boolean,
-): URL | undefined {
-  let url: URL;
-  try {
-    if (typeof value !== 'string') throw new TypeError('not a string');
-    url = new URL(value);
-  } catch {
-    problems.push(`${at} must be an absolute URL`);
-    return undefined;
-  }
-  if (
-    url.protocol !== 'https:' &&
-    !(url.protocol === 'http:' && isAllowedProviderUrl(url, allowHttpLoopback))
-  ) {
-    problems.push(`${at} must use https${allowHttpLoopback ? ' (http only on a loopback host)' : ''}`);
-    return undefined;
-  }
-  if (url.username !== '' || url.password !== '' || url.hash !== '') {
-    problems.push(`${at} must not carry user info or a fragment`);
-    return undefined;
-  }
-  return url;
+export function readClientCredentialKind<F extends Readonly<Record<string, OptionField<unknown>>>>(
+  table: OptionTable<F>,
+  spec: SourceSpec,
+  allowLoopbackHttp: boolean,
+  kind: ClientCredentialKind<OptionValues<F>>,
+): { readonly values: OptionValues<F>; readonly oauth: ClientCredentialsOptions } {
+  const context = readContext(table.kind, allowLoopbackHttp);
+  const { problems } = context;
+  const values = table.read(spec.options, 'options', context);
+  // The table holds the client-credentials fields (`clientCredentialFields`), which the constraint on `F`
+  // cannot say without spelling each of them.
+  const declared = values as Declared | undefined;
+  const oauth =
+    values === undefined || declared === undefined
+      ? undefined
+      : clientCredentialsOf(
+          { ...declared, token_url: declared.token_url ?? kind.tokenUrl(values) },
+          'options',
+          problems,
+        );
+  if (spec.credential === undefined) problems.push(kind.missingCredential);
+  if (values === undefined || oauth === undefined || problems.length > 0)
+    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  return { values, oauth };
 }

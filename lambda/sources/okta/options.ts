@@ -8,9 +8,9 @@
  *   "options": { "org_url": "https://acme.okta.com", "client_id": "0oa1b2c3d4", "key_id": "svc-key-1" } }
  * ```
  */
-import { parseClientCredentialsOptions, providerUrl } from '../oauth/options.js';
+import { clientCredentialFields, providerUrlType, readClientCredentialKind } from '../oauth/options.js';
 import type { ClientCredentialsOptions } from '../oauth/options.js';
-import { SourceConfigError } from '../registry/errors.js';
+import { integer, option, optionTable, sourceTypeOption, timeoutOption } from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 
 /** The adapter kind this module builds. */
@@ -31,65 +31,35 @@ export interface OktaSourceOptions {
   readonly timeoutMs?: number;
 }
 
-const KEYS = [
-  'org_url',
-  'client_id',
-  'auth_method',
-  'token_url',
-  'scopes',
-  'resource',
-  'assertion_alg',
-  'key_id',
-  'source_type',
-  'page_size',
-  'timeout_ms',
-];
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
+/** The `okta` kind's options. */
+export const OKTA_OPTIONS = optionTable(OKTA_ADAPTER, {
+  org_url: option(providerUrlType({ originOnly: true }), {
+    required: true,
+    meaning: 'the org URL (origin only), e.g. `https://acme.okta.com`',
+  }),
+  ...clientCredentialFields({
+    authMethod: 'private_key_jwt',
+    scopes: [OKTA_USERS_SCOPE],
+    tokenUrlText: '`<org_url>/oauth2/v1/token`',
+    clientIdMeaning: "the service app's client id",
+    authMethodMeaning: '`private_key_jwt`: Okta grants `okta.*` scopes only to it',
+  }),
+  page_size: option(integer(1, OKTA_MAX_LIMIT), { default: OKTA_MAX_LIMIT, meaning: '`limit` of each page' }),
+  source_type: sourceTypeOption('okta'),
+  timeout_ms: timeoutOption,
+});
 
-/** Reads an `okta` definition's options; throws {@link SourceConfigError} listing every problem. */
+/** Reads an `okta` definition's options; throws `SourceConfigError` listing every problem. */
 export function oktaOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): OktaSourceOptions {
-  const o = spec.options;
-  const problems: string[] = [];
-  for (const key of Object.keys(o))
-    if (!KEYS.includes(key)) problems.push(`options.${key} is not an okta option`);
-  const org = providerUrl(o['org_url'], 'options.org_url', problems, allowLoopbackHttp);
-  if (org !== undefined && (org.pathname !== '/' || org.search !== ''))
-    problems.push('options.org_url must be the org URL only, e.g. https://acme.okta.com');
-  const oauth = parseClientCredentialsOptions(
-    {
-      token_url: o['token_url'] ?? (org === undefined ? undefined : `${org.origin}/oauth2/v1/token`),
-      client_id: o['client_id'],
-      auth_method: o['auth_method'] ?? 'private_key_jwt',
-      scopes: o['scopes'] ?? [OKTA_USERS_SCOPE],
-      ...Object.fromEntries(
-        ['resource', 'assertion_alg', 'key_id'].filter((k) => o[k] !== undefined).map((k) => [k, o[k]]),
-      ),
-    },
-    'options',
-    problems,
-    allowLoopbackHttp,
-  );
-  const sourceType = o['source_type'] ?? 'okta';
-  if (typeof sourceType !== 'string' || !NAME.test(sourceType))
-    problems.push(`options.source_type must match ${NAME}`);
-  const pageSize = o['page_size'] ?? OKTA_MAX_LIMIT;
-  if (!(
-    Number.isSafeInteger(pageSize) &&
-    (pageSize as number) >= 1 &&
-    (pageSize as number) <= OKTA_MAX_LIMIT
-  ))
-    problems.push(`options.page_size must be an integer from 1 to ${OKTA_MAX_LIMIT}`);
-  const timeout = o['timeout_ms'];
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    problems.push('options.timeout_ms must be a positive integer');
-  if (spec.credential === undefined) problems.push('an okta source needs a credential_ref (the private key)');
-  if (problems.length > 0 || org === undefined || oauth === undefined)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+  const { values: o, oauth } = readClientCredentialKind(OKTA_OPTIONS, spec, allowLoopbackHttp, {
+    tokenUrl: ({ org_url: org }) => new URL('/oauth2/v1/token', org.origin),
+    missingCredential: 'an okta source needs a credential_ref (the private key)',
+  });
   return {
-    orgUrl: new URL(org.origin),
+    orgUrl: new URL(o.org_url.origin),
     oauth,
-    sourceType: sourceType as string,
-    pageSize: pageSize as number,
-    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
+    sourceType: o.source_type,
+    pageSize: o.page_size,
+    ...(o.timeout_ms === undefined ? {} : { timeoutMs: o.timeout_ms }),
   };
 }

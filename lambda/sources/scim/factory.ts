@@ -10,7 +10,7 @@ import { scimOptionsFromSpec } from './options.js';
 
 export function createScimSourceFactory(settings: ProviderSettings = {}): SourceFactory {
   return deferredSourceFactory(
-    (spec) => scimOptionsFromSpec(spec),
+    (spec) => scimOptionsFromSpec(spec, settings.allowLoopbackHttp ?? false),
     async () => {
       const { createScimSource } = await import('./scim-source.js');
       return (spec, options) => createScimSource(spec, options, settings);

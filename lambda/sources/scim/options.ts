@@ -8,7 +8,18 @@
  *   "options": { "base_url": "https://hr.example.com/scim/v2", "auth": "bearer", "page_size": 100 } }
  * ```
  */
+import { providerUrlType } from '../oauth/options.js';
 import { SourceConfigError } from '../registry/errors.js';
+import {
+  integer,
+  oneOf,
+  option,
+  optionTable,
+  readContext,
+  sourceTypeOption,
+  text,
+  timeoutOption,
+} from '../registry/option-table.js';
 import type { SourceSpec } from '../registry/types.js';
 
 /** The `filter` option's values (docs/adapters.md "Filtering"). */
@@ -40,57 +51,49 @@ export interface ScimSourceOptions {
   readonly filter: FilterOption;
 }
 
-const KEYS = ['base_url', 'auth', 'source_type', 'page_size', 'location_host', 'timeout_ms', 'filter'];
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@:-]{0,127}$/;
 const HOST = /^[A-Za-z0-9.-]+(?::\d{1,5})?$|^\[[0-9A-Fa-f:.]+\](?::\d{1,5})?$/;
 
+/** The `scim` kind's options. */
+export const SCIM_OPTIONS = optionTable(SCIM_ADAPTER, {
+  base_url: option(providerUrlType({ noQuery: true }), {
+    required: true,
+    meaning: 'the SCIM base URL, the one `/Users` hangs off (…/scim/v2); `https` only',
+  }),
+  auth: option(oneOf(['bearer', 'basic']), {
+    default: 'bearer',
+    meaning: '`bearer` (the credential is the token) or `basic` (the credential is `user:password`)',
+  }),
+  page_size: option(integer(1, 1000), {
+    default: 100,
+    meaning: "records asked for per provider page (`count`), lowered to the server's advertised maximum",
+  }),
+  location_host: option(text(HOST, 'a host name, optionally with a port', 'host[:port]'), {
+    defaultText: "`base_url`'s host",
+    meaning: "the host every user's `meta.location` must name",
+  }),
+  source_type: sourceTypeOption('scim'),
+  timeout_ms: timeoutOption,
+  filter: option(oneOf(FILTER_OPTIONS), {
+    default: 'auto',
+    meaning: 'who answers queries: `auto`, `server` or `local` (see "Filtering" below)',
+  }),
+});
+
 /** Reads a `scim` definition's options; throws {@link SourceConfigError} listing every problem. */
-export function scimOptionsFromSpec(spec: SourceSpec): ScimSourceOptions {
-  const o = spec.options;
-  const problems: string[] = [];
-  for (const key of Object.keys(o))
-    if (!KEYS.includes(key)) problems.push(`options.${key} is not a scim option`);
-  let baseUrl: URL | undefined;
-  const rawBase = o['base_url'];
-  if (typeof rawBase !== 'string') problems.push('options.base_url must be the SCIM base URL');
-  else {
-    try {
-      baseUrl = new URL(rawBase.replace(/\/+$/, ''));
-      if (baseUrl.protocol !== 'https:' && baseUrl.protocol !== 'http:')
-        problems.push('options.base_url must be an https URL');
-      if (baseUrl.username !== '' || baseUrl.password !== '' || baseUrl.search !== '' || baseUrl.hash !== '')
-        problems.push('options.base_url must carry no credentials, query or fragment');
-    } catch {
-      problems.push('options.base_url must be an absolute URL');
-    }
-  }
-  const auth = o['auth'] ?? 'bearer';
-  if (auth !== 'bearer' && auth !== 'basic') problems.push('options.auth must be "bearer" or "basic"');
-  const sourceType = o['source_type'] ?? 'scim';
-  if (typeof sourceType !== 'string' || !NAME.test(sourceType))
-    problems.push(`options.source_type must match ${NAME}`);
-  const pageSize = o['page_size'] ?? 100;
-  if (!(Number.isSafeInteger(pageSize) && (pageSize as number) >= 1 && (pageSize as number) <= 1000))
-    problems.push('options.page_size must be an integer from 1 to 1000');
-  const locationHost = o['location_host'];
-  if (locationHost !== undefined && !(typeof locationHost === 'string' && HOST.test(locationHost)))
-    problems.push('options.location_host must be a host name, optionally with a port');
-  const timeout = o['timeout_ms'];
-  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && (timeout as number) > 0))
-    problems.push('options.timeout_ms must be a positive integer');
-  const filter = o['filter'] ?? 'auto';
-  if (!FILTER_OPTIONS.includes(filter as FilterOption))
-    problems.push(`options.filter must be one of ${FILTER_OPTIONS.map((f) => `"${f}"`).join(', ')}`);
-  if (spec.credential === undefined) problems.push('a scim source needs a credential_ref');
-  if (problems.length > 0 || baseUrl === undefined)
-    throw new SourceConfigError(spec.source_id, 'invalid_options', problems);
+export function scimOptionsFromSpec(spec: SourceSpec, allowLoopbackHttp: boolean): ScimSourceOptions {
+  const context = readContext(SCIM_ADAPTER, allowLoopbackHttp);
+  const o = SCIM_OPTIONS.read(spec.options, 'options', context);
+  if (spec.credential === undefined) context.problems.push('a scim source needs a credential_ref');
+  if (o === undefined || context.problems.length > 0)
+    throw new SourceConfigError(spec.source_id, 'invalid_options', context.problems);
+  const baseUrl = new URL(o.base_url.href.replace(/\/+$/, ''));
   return {
     baseUrl,
-    auth: auth as 'bearer' | 'basic',
-    sourceType: sourceType as string,
-    pageSize: pageSize as number,
-    locationHost: typeof locationHost === 'string' ? locationHost.toLowerCase() : baseUrl.host.toLowerCase(),
-    ...(typeof timeout === 'number' ? { timeoutMs: timeout } : {}),
-    filter: filter as FilterOption,
+    auth: o.auth,
+    sourceType: o.source_type,
+    pageSize: o.page_size,
+    locationHost: (o.location_host ?? baseUrl.host).toLowerCase(),
+    ...(o.timeout_ms === undefined ? {} : { timeoutMs: o.timeout_ms }),
+    filter: o.filter,
   };
 }

@@ -15,6 +15,9 @@
  * | `x-ms-throttle-scope/-information`       | `concepts/throttling.md`, "Identity and access service limits" → "Throttled responses requests" |
  * | `503 serviceNotAvailable`, `504`         | `concepts/errors.md`, status table and code table (the 504 body's code is ours: none is named)  |
  * | error body (`error.code/message/innerError`) | `concepts/errors.md`, example `example-error-response`                                      |
+ * | delta page (`@odata.nextLink`/`@odata.deltaLink`) | `api-reference/v1.0/api/user-delta.md`, examples `user_delta`, `user_delta_select`     |
+ * | `@removed` with `reason` `changed`/`deleted` | `concepts/delta-query-overview.md`, "Resource representation in the delta query response" |
+ * | `410 syncStateNotFound` (expired link)   | `concepts/delta-query-overview.md` (`syncStateNotFound`; the status is this replay's choice)    |
  */
 import { randomUUID } from 'node:crypto';
 import type { ReplayAnswer } from '../replay/http-server.js';
@@ -126,3 +129,21 @@ export const unreadablePage = (context: string): ReplayAnswer => ({
   headers: { 'request-id': randomUUID() },
   body: { '@odata.context': context, value: { error: 'not a collection' } },
 });
+
+/**
+ * One page of a delta round (`api-reference/v1.0/api/user-delta.md`, examples `user_delta` and
+ * `user_delta_select`): `@odata.nextLink` while the round goes on, `@odata.deltaLink` on its last page, never both.
+ */
+export function deltaPage(
+  context: string,
+  value: readonly unknown[],
+  link: { readonly nextLink: string } | { readonly deltaLink: string },
+): ReplayAnswer {
+  const member =
+    'nextLink' in link ? { '@odata.nextLink': link.nextLink } : { '@odata.deltaLink': link.deltaLink };
+  return {
+    status: 200,
+    headers: { 'request-id': randomUUID(), 'odata-version': '4.0' },
+    body: { '@odata.context': context, ...member, value },
+  };
+}

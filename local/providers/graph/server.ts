@@ -1,12 +1,13 @@
 /**
- * A replay of Microsoft Graph's `GET /v1.0/users` — NOT Microsoft Graph. No local server of Graph exists,
+ * A replay of Microsoft Graph's `GET /v1.0/users` and `GET /v1.0/users/delta` — NOT Microsoft Graph. No local server of Graph exists,
  * so this one answers with the shapes Microsoft publishes in its documentation's source (every payload and
  * its public source: payloads.ts; the user objects: users.ts): `$select`, `$filter` (filter.ts), `$top`
  * 1–999 with `@odata.nextLink` paging by `$skiptoken` (empty pages included when asked), the advanced
  * query rules (`ConsistencyLevel: eventual` + `$count=true`, checked on every page, since Graph does not
  * carry the header into its next links; `$count=true` alone is silently ignored), `429` with
  * `Retry-After` (fractional or absent) and the identity throttle headers, `503`/`504`, and Graph's error
- * bodies. Its bearer tokens are real: issued by the local `oidc-provider` and verified with `jose`.
+ * bodies. `/users/delta` (delta.ts) answers the changes tests make through {@link GraphReplay.directory}
+ * (directory.ts) since a delta link was issued. Its bearer tokens are real: issued by the local `oidc-provider` and verified with `jose`.
  */
 import { createBearerCheck } from '../oauth/bearer.js';
 import { seededPopulation } from '../population.js';
@@ -15,6 +16,8 @@ import { startReplayHttpServer } from '../replay/http-server.js';
 import type { ReplayAnswer, ReplayExchange } from '../replay/http-server.js';
 import { defaultSwitches, nextFailure } from '../replay/switches.js';
 import type { ReplaySwitches, SeenRequest } from '../replay/switches.js';
+import { answerDelta } from './delta.js';
+import { GraphDirectory } from './directory.js';
 import { FilterSyntaxError, parseGraphFilter } from './filter.js';
 import {
   gatewayTimeout,
@@ -53,9 +56,14 @@ export interface GraphReplay {
   readonly graphUrl: string;
   /** The resource indicator tokens must be issued for (`aud`). */
   readonly resource: string;
-  /** The people behind {@link users}, in the same order. */
+  /** The seeded people (the first users, in the same order). */
   readonly people: readonly ProviderPerson[];
+  /** The users that exist now. */
   readonly users: readonly GraphUser[];
+  /** Adds, changes and deletes users between reads; `/users/delta` reports each change. */
+  readonly directory: GraphDirectory;
+  /** Entries per `/users/delta` page (Graph picks its own). @default 100 */
+  deltaPageSize: number;
   readonly switches: ReplaySwitches;
   /**
    * Set `advancedQueries` false to answer as an Azure AD B2C tenant, where "the `$count` and `$search`
@@ -73,8 +81,8 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
   const switches = defaultSwitches();
   const tenant = { advancedQueries: true };
   const people = [...seededPopulation(options.people), ...(options.extraPeople ?? [])];
-  const users = people.map((p) =>
-    graphUser(p, options.domain ?? 'contoso.example', options.vendorShapes ?? false),
+  const directory = new GraphDirectory(
+    people.map((p) => graphUser(p, options.domain ?? 'contoso.example', options.vendorShapes ?? false)),
   );
   const http = await startReplayHttpServer((exchange) => handle(exchange), options.port ?? 0);
   const origin = http.origin;
@@ -86,7 +94,8 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
 
   async function handle(exchange: ReplayExchange): Promise<ReplayAnswer> {
     const { url, request } = exchange;
-    if (request.method !== 'GET' || url.pathname !== '/v1.0/users')
+    const isDelta = url.pathname === '/v1.0/users/delta';
+    if (request.method !== 'GET' || (url.pathname !== '/v1.0/users' && !isDelta))
       return graphError(404, 'Request_ResourceNotFound', 'Resource not found for the segment.');
     const auth = await check(request.headers.authorization, 'User.Read.All');
     if (!auth.ok)
@@ -116,7 +125,7 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     if (failure?.kind === 'unavailable') return serviceUnavailable(failure.retryAfterS);
     if (failure?.kind === 'gateway_timeout') return gatewayTimeout();
     if (failure?.kind === 'unreadable') return unreadablePage(`${origin}/v1.0/$metadata#users`);
-    return list(exchange);
+    return isDelta ? answerDelta(url, directory, origin, replay.deltaPageSize) : list(exchange);
   }
 
   async function list({ url, request, sleep }: ReplayExchange): Promise<ReplayAnswer> {
@@ -155,7 +164,7 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     const { offset } = at;
     const wait = switches.delayMs + (offset > 0 ? switches.laterPageDelayMs : 0);
     if (!(await sleep(wait, offset > 0 ? switches.laterPageGate : undefined))) return { status: 499 };
-    const found = users.filter(matches);
+    const found = directory.users.filter(matches);
     const linkTo = (next: { offset: number; empty: boolean }) => {
       const link = new URL(url);
       link.searchParams.set('$skiptoken', encodeSkipToken(next));
@@ -173,17 +182,22 @@ export async function startGraphReplay(options: GraphReplayOptions): Promise<Gra
     });
   }
 
-  return {
+  const replay: GraphReplay = {
     origin,
     graphUrl: `${origin}/v1.0`,
     resource: `${origin}/`,
     people,
-    users,
+    get users() {
+      return directory.users;
+    },
+    directory,
+    deltaPageSize: 100,
     switches,
     tenant,
     seen: http.seen,
     close: () => http.close(),
   };
+  return replay;
 }
 
 /** The app a token was issued to (`azp`/`appid`), for the throttle scope header. */

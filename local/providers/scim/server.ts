@@ -44,6 +44,13 @@ export interface ScimServer {
   readonly behaviour: ScimBehaviour;
   /** Every `/Users` request, in arrival order. */
   readonly requests: ScimRequestRecord[];
+  /**
+   * Adds a person, or replaces the one with the same id (a change at the provider, for change-feed tests):
+   * the next requests serve it. `people` follows.
+   */
+  upsert(person: ProviderPerson): void;
+  /** Deletes the person with this id (the next requests no longer serve it). */
+  remove(id: string): void;
   close(): Promise<void>;
 }
 
@@ -138,8 +145,12 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
     ...seededPopulation(options.population ?? { name: 'acme-scim', size: 300, overlap: 120 }),
     ...(options.extraPeople ?? []),
   ];
-  const users = people.map(userOf);
-  const folded = caseFolded(users);
+  let users = people.map(userOf);
+  let folded = caseFolded(users);
+  const changed = (): void => {
+    users = people.map(userOf);
+    folded = caseFolded(users);
+  };
   const literals = new WeakMap<Request, string[]>();
   const behaviour: ScimBehaviour = {
     cursorPaging: false,
@@ -249,6 +260,17 @@ export async function startScimServer(options: ScimServerOptions = {}): Promise<
     people,
     behaviour,
     requests,
+    upsert(person) {
+      const at = people.findIndex((p) => p.id === person.id);
+      if (at === -1) people.push(person);
+      else people[at] = person;
+      changed();
+    },
+    remove(id) {
+      const at = people.findIndex((p) => p.id === id);
+      if (at !== -1) people.splice(at, 1);
+      changed();
+    },
     close: async () => {
       server.closeAllConnections();
       server.close();

@@ -34,7 +34,7 @@ adapterContract('scim', {
         value: () => Promise.resolve(variant.badCredential === true ? 'wrong-token-b1e4' : scim.token),
       },
     };
-    return createScimSource(spec, scimOptionsFromSpec(spec), {
+    return createScimSource(spec, scimOptionsFromSpec(spec, true), {
       allowLoopbackHttp: true,
       ...(variant.log === undefined ? {} : { log: variant.log }),
     });

@@ -106,7 +106,7 @@ async function found(server: ScimServer, filter: 'server' | 'local', query: Sour
     credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(server.token) },
   };
   const result = await runFederation({
-    sources: [createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true })],
+    sources: [createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true })],
     query,
     deadline: Date.now() + 10_000,
   });

@@ -38,7 +38,7 @@ async function read(server: ScimServer, query: SourceQuery): Promise<FederationR
     credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(server.token) },
   };
   return runFederation({
-    sources: [createScimSource(spec, scimOptionsFromSpec(spec), { allowLoopbackHttp: true })],
+    sources: [createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true })],
     query,
     deadline: Date.now() + 20_000,
   });

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import type { JsonObject, JsonRpcNotification, McpRequestContext } from '../../../lambda/mcp/types.js';
+import type { JsonObject, JsonRpcNotification, McpRequestContext } from '../../../lambda/mcp/types/index.js';
 import {
   createSourceResultNotifier,
   negotiatesSourceResults,
@@ -79,16 +79,16 @@ describe('bos/source-results/v1 negotiation (contract §2)', () => {
   });
 });
 
-describe('source notifications (contract §3–§5)', () => {
-  const context = {
-    context_handle: 'DISCOVERED_CONTEXT_HANDLE',
-    organization_name: 'Example Organization',
-    application_name: 'Example Application',
-    installation_name: 'Example Installation',
-    role_label: 'Example Role',
-    is_default: true,
-  };
+const context = {
+  context_handle: 'DISCOVERED_CONTEXT_HANDLE',
+  organization_name: 'Example Organization',
+  application_name: 'Example Application',
+  installation_name: 'Example Installation',
+  role_label: 'Example Role',
+  is_default: true,
+};
 
+describe('source notifications (contract §3–§5)', () => {
   it('serialises page, complete and error frames byte for byte as the contract examples', (t) => {
     let contract: string;
     try {
@@ -131,6 +131,27 @@ describe('source notifications (contract §3–§5)', () => {
         [42, 1, [{}]],
         [42, 2, []],
         [42, 3, []],
+      ],
+    );
+  });
+});
+
+describe('page origin', () => {
+  it('marks a page answered from a baseline or a delta in its _meta, after the context, and leaves live pages as they were', () => {
+    const sent: JsonRpcNotification[] = [];
+    const notify = createSourceResultNotifier('r', context, (n) => sent.push(n));
+    const a = { source_type: 't', source_identity: 'a' };
+    notify({ status: 'page', source: a, pageIndex: 1, records: [], origin: 'cache_baseline' });
+    notify({ status: 'page', source: a, pageIndex: 2, records: [], origin: 'source_delta' });
+    notify({ status: 'page', source: a, pageIndex: 3, records: [] });
+    notify({ status: 'complete', source: a, pageIndex: 3 });
+    assert.deepEqual(
+      sent.map((n) => [Object.keys(n.params ?? {}).at(-1), n.params?._meta]),
+      [
+        ['_meta', { 'bos/page_origin': 'cache_baseline' }],
+        ['_meta', { 'bos/page_origin': 'source_delta' }],
+        ['context', undefined],
+        ['context', undefined],
       ],
     );
   });

@@ -2,7 +2,7 @@
  * Test harness for the BOS platform: the real runtime, the real engine and real fixture sources with
  * tiny latencies, driven through `handle(new Request(...))` without sockets.
  */
-import type { BosPlatform } from '../../../lambda/bos/index.js';
+import type { BosPlatform, Directory } from '../../../lambda/bos/index.js';
 import { createBosPlatform, createDemoDirectory, createJwtVerifier } from '../../../lambda/bos/index.js';
 import type { SourceAdapter } from '../../../lambda/federation/index.js';
 import type { McpInvocationContext, McpServerOptions } from '../../../lambda/mcp/index.js';
@@ -56,13 +56,15 @@ export interface Session {
 export async function createHarness(
   options: {
     sources?: Map<string, SourceAdapter>;
+    /** @default the demo directory */
+    directory?: Directory;
     deadlineReserveMs?: number;
     tasks?: McpServerOptions['tasks'];
   } = {},
 ): Promise<Harness> {
   const auth = await createDevAuth({ issuer: ISSUER, audience: ENDPOINT });
   const platform = createBosPlatform({
-    directory: createDemoDirectory(),
+    directory: options.directory ?? createDemoDirectory(),
     sources: options.sources ?? fastDemoSources(),
     verifier: createJwtVerifier({ issuer: ISSUER, audience: ENDPOINT, jwks: auth.jwks }),
     endpoint: ENDPOINT,

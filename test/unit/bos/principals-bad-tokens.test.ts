@@ -21,6 +21,7 @@ import {
 import type { BadTokenRow, TokenKeys } from '../../helpers/bad-token-table.js';
 import { startJwksServer } from '../../helpers/jwks-server.js';
 import type { JwksServer } from '../../helpers/jwks-server.js';
+import { boundedKeySetFetch } from '../../../lambda/handlers/key-set-fetch.js';
 
 const ENDPOINT = 'https://bos.example.test/mcp/apps/bos/platform';
 const ISSUER = 'https://issuer.example.test';
@@ -41,7 +42,13 @@ after(async () => {
 });
 
 function remoteVerifier(remote: { cooldownMs?: number; timeoutMs?: number } = {}): TokenVerifier {
-  return createJwtVerifier({ issuer: ISSUER, audience: ENDPOINT, jwks: jwks.url, remote });
+  return createJwtVerifier({
+    issuer: ISSUER,
+    audience: ENDPOINT,
+    jwks: jwks.url,
+    fetchKeySet: boundedKeySetFetch(),
+    remote,
+  });
 }
 
 function post(authorization?: string): Request {
@@ -176,7 +183,12 @@ describe('remote JWKS fetching', () => {
     const closed = await startJwksServer([]);
     const url = closed.url;
     await closed.close();
-    const verifier = createJwtVerifier({ issuer: ISSUER, audience: ENDPOINT, jwks: url });
+    const verifier = createJwtVerifier({
+      issuer: ISSUER,
+      audience: ENDPOINT,
+      jwks: url,
+      fetchKeySet: boundedKeySetFetch(),
+    });
     const token = await sign(keys.es.privateKey, 'ES256', 'es-1', claims());
     await assert.rejects(verifier.verify(token), { name: 'AuthError', code: 'verifier_unavailable' });
   });

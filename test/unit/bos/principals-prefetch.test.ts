@@ -10,6 +10,7 @@ import { createTokenKeys, tokenFactory } from '../../helpers/bad-token-table.js'
 import type { TokenKeys } from '../../helpers/bad-token-table.js';
 import { startJwksServer } from '../../helpers/jwks-server.js';
 import type { JwksServer } from '../../helpers/jwks-server.js';
+import { boundedKeySetFetch } from '../../../lambda/handlers/key-set-fetch.js';
 
 const ISSUER = 'https://issuer.example.test';
 const AUDIENCE = 'https://bos.example.test/mcp/apps/bos/platform';
@@ -28,7 +29,13 @@ after(async () => {
 });
 
 function remoteVerifier(timeoutMs = 2_000) {
-  return createJwtVerifier({ issuer: ISSUER, audience: AUDIENCE, jwks: jwks.url, remote: { timeoutMs } });
+  return createJwtVerifier({
+    issuer: ISSUER,
+    audience: AUDIENCE,
+    jwks: jwks.url,
+    fetchKeySet: boundedKeySetFetch(),
+    remote: { timeoutMs },
+  });
 }
 
 const validToken = () => sign(keys.es.privateKey, 'ES256', 'es-1', claims());

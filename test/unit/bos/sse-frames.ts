@@ -42,6 +42,7 @@ export interface SourceRefJson {
 
 export interface RecordJson {
   record_ref: string;
+  display_name?: string | null;
   sources: (SourceRefJson & { external_id: string })[];
 }
 
@@ -57,6 +58,9 @@ export interface SourceResultParams {
 }
 
 export interface MetadataJson {
+  retrieval_mode?: string;
+  cache_baseline_applied?: boolean;
+  source_delta_applied?: boolean;
   completeness: string;
   result_count: number;
   provenance: SourceRefJson[];

@@ -43,15 +43,19 @@ describe('client CLI', () => {
     const args = ['--url', platform.url, '--stateless', '--token-file', tokenFile, '--user', 'outsider'];
     const { code, out } = await cli([...args, 'execute', 'h', 'search_people', '{"query":"ex"}', '--stream']);
     assert.equal(code, 3);
-    assert.equal(out.length, 5, out.join('\n'));
-    assert.match(out[0] ?? '', /^\+ +\d+ ms {2}example\/demo-source {2}pageIndex=1 {2}records=1 {2}page/);
+    assert.equal(out.length, 6, out.join('\n'));
+    assert.match(
+      out[0] ?? '',
+      /^\+ +\d+ ms {2}example\/demo-source {2}pageIndex=1 {2}records=1 {2}page \(provisional, live\)$/,
+    );
     assert.match(out[1] ?? '', /example\/demo-source {2}pageIndex=1 {2}records=0 {2}complete$/);
     assert.match(
       out[2] ?? '',
       /example\/other-demo-source {2}pageIndex=0 {2}records=0 {2}error {2}code=source_timeout$/,
     );
     assert.match(out[3] ?? '', /^final: confirmed \(sse\).*completeness=partial {2}result_count=1/);
-    assert.equal(out[4], '  source_error  example/other-demo-source  source_timeout');
+    assert.equal(out[4], '  pages  example/demo-source  live');
+    assert.equal(out[5], '  source_error  example/other-demo-source  source_timeout');
     assert.equal(platform.requests.at(-1)?.headers.authorization, 'Bearer tok-out');
     const body = platform.requests.at(-1)?.body as { params: Record<string, unknown> };
     assert.deepEqual(body.params.arguments, {

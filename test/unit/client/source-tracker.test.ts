@@ -161,4 +161,17 @@ describe('SourceResultsTracker', () => {
       'invalid_frame',
     ]);
   });
+
+  it('reads a page’s origin from its _meta, and takes a page without one as live', () => {
+    const { events } = run([
+      { sequence: 1, pageIndex: 1, _meta: { 'bos/page_origin': 'cache_baseline' } },
+      { sequence: 2, pageIndex: 2, _meta: { 'bos/page_origin': 'source_delta' } },
+      { sequence: 3, pageIndex: 3 },
+      { sequence: 4, pageIndex: 4, _meta: { 'bos/page_origin': 'something else' } },
+    ]);
+    assert.deepEqual(
+      events.map((e) => (e.type === 'page' ? e.page.origin : e.type)),
+      ['cache_baseline', 'source_delta', 'live_provider', 'live_provider'],
+    );
+  });
 });

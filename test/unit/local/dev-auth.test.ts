@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { createJwtVerifier } from '../../../lambda/bos/principals/index.js';
 import { createDevAuth, startDevIssuer } from '../../../local/dev-auth/index.js';
+import { boundedKeySetFetch } from '../../../lambda/handlers/key-set-fetch.js';
 
 const ENDPOINT = 'http://127.0.0.1:3000/mcp/apps/bos/platform';
 
@@ -47,6 +48,7 @@ describe('dev auth', () => {
         issuer: issuer.issuer,
         audience: ENDPOINT,
         jwks: new URL(issuer.jwksUrl),
+        fetchKeySet: boundedKeySetFetch(),
       });
       assert.deepEqual(await verifier.verify(issuer.tokens['dev-user']), {
         subject: 'dev-user',

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
-import type { McpInvocationContext } from '../../../lambda/mcp/types.js';
+import type { McpInvocationContext } from '../../../lambda/mcp/types/index.js';
 import { serveNode, type FetchHandler, type NodeServerHandle } from '../../../local/node-http.js';
 
 /** A handler whose behaviour each test swaps in, so one server serves the whole file. */

@@ -131,7 +131,7 @@ describe('loading your own directory', () => {
       loadOwnDirectory({ help: false, directory: file('bad-source.json') }),
     );
     assert.deepEqual(problems, [
-      `${file('bad-source.json')}: sources[0] (hr-scim): options.base_url must be an https URL`,
+      `${file('bad-source.json')}: sources[0] (hr-scim): options.base_url must use https (http only on a loopback host)`,
     ]);
   });
 

@@ -84,11 +84,14 @@ describe('the scim adapter', () => {
   it('lists every problem of a bad definition', () => {
     assert.throws(
       () =>
-        scimOptionsFromSpec({
-          source_id: 'x',
-          adapter: 'scim',
-          options: { base_url: 'ftp://x?y', auth: 'magic' },
-        }),
+        scimOptionsFromSpec(
+          {
+            source_id: 'x',
+            adapter: 'scim',
+            options: { base_url: 'ftp://x?y', auth: 'magic' },
+          },
+          false,
+        ),
       (error: Error & { problems?: string[] }) =>
         ['options.base_url', 'options.auth', 'credential_ref'].every(
           (needle) => error.problems?.some((p) => p.includes(needle)) === true,

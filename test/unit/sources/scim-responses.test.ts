@@ -109,7 +109,7 @@ function adapter(
     options: { base_url: `${server.origin}/${name}/scim/v2`, ...options },
     credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve('token-4a1b') },
   };
-  return createScimSource(spec, scimOptionsFromSpec(spec), {
+  return createScimSource(spec, scimOptionsFromSpec(spec, true), {
     allowLoopbackHttp: true,
     ...(log === undefined ? {} : { log }),
   });

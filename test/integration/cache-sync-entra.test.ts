@@ -1,0 +1,144 @@
+/**
+ * Delta correctness for `entra` sources, with a live read as the oracle: a full sync from Graph's delta query
+ * (the Graph replay) into the baseline store on DynamoDB Local, then users added, changed, disabled and deleted
+ * at the replay, a delta sync from the stored delta link, and the baseline must hold exactly what a fresh live
+ * listing of the adapter reads. The feed is the one the cache's table of feeds gives an `entra` source.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
+import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
+import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import { changeFeedFor, syncSource } from '../../lambda/sources/cache/index.js';
+import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
+import { createEntraSourceFactory } from '../../lambda/sources/entra/index.js';
+import { baselineTable } from '../../lib/table-schemas.js';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
+import { graphUser } from '../../local/providers/graph/users.js';
+import { javaSuite } from '../helpers/java.js';
+import { startOAuthVendors } from '../helpers/oauth-vendors.js';
+import type { OAuthVendors } from '../helpers/oauth-vendors.js';
+
+const PREFIX = 'it-sync-entra-';
+
+/** A record without the time it was read: what a baseline and a live read must agree on. */
+const content = ({ observed_at: _observed, ...rest }: RawRecord) => rest;
+const byId = (records: readonly RawRecord[]) =>
+  [...records].sort((a, b) => a.external_id.localeCompare(b.external_id)).map(content);
+
+async function baseline(store: BaselineStore, sourceId: string): Promise<RawRecord[]> {
+  const out: RawRecord[] = [];
+  for await (const page of store.readPages(sourceId, 100, new AbortController().signal)) out.push(...page);
+  return out;
+}
+
+async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> {
+  const out: RawRecord[] = [];
+  const options = { signal: new AbortController().signal, deadline: Date.now() + 30_000 };
+  for await (const page of adapter.read({ operation: 'list_people' }, options)) out.push(...page);
+  return out;
+}
+
+describe('the source cache against the Graph replay', javaSuite(180_000), () => {
+  let db: DynamoDbLocal | undefined;
+  let client: DynamoDBClient;
+  let vendors: OAuthVendors;
+  let store: BaselineStore;
+  let adapter: SourceAdapter;
+  let feed: ChangeFeed;
+
+  before(async () => {
+    vendors = await startOAuthVendors(300);
+    vendors.graph.deltaPageSize = 120;
+    db = await startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } });
+    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
+    store = new DynamoDbBaselineStore<RawRecord>({
+      client,
+      tableName: `${PREFIX}${baselineTable.id}`,
+      indexKeys: baselineIndexKeys,
+    });
+    const spec = vendors.entraSpec();
+    adapter = createEntraSourceFactory({ allowLoopbackHttp: true, retryJitterMs: [5, 10] })(spec);
+    feed = changeFeedFor(spec, adapter)!;
+  });
+
+  after(async () => {
+    client?.destroy();
+    await db?.stop();
+    await vendors?.close();
+  });
+
+  const sync = () =>
+    syncSource({
+      sourceId: 'acme-entra',
+      store,
+      feed,
+      owner: 'oracle',
+      stopAt: Date.now() + 60_000,
+      fullEveryMs: 86_400_000,
+    });
+
+  it('keeps the baseline equal to a live listing through adds, changes and deletes', async () => {
+    // Prepare: the first sync reads every user through the delta query
+    assert.equal(feed.tombstones, true, 'the entra feed reports deletions');
+    const first = await sync();
+    assert.equal(first.result, 'full');
+    assert.equal(first.written, 300);
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
+    // Act: changes at Graph, then a delta sync
+    const ids = vendors.graph.users.map((u) => String(u['id']));
+    const directory = vendors.graph.directory;
+    for (let n = 1; n <= 3; n++)
+      directory.add(
+        graphUser(
+          {
+            ...vendors.graph.people[0]!,
+            id: `p${9000 + n}`,
+            email: `joiner.${n}@example.com`,
+            displayName: `Joiner ${n}`,
+          },
+          'contoso.example',
+        ),
+      );
+    directory.update(ids[10]!, { displayName: 'Renamed Ten', jobTitle: 'Director' });
+    directory.update(ids[20]!, { accountEnabled: false });
+    directory.update(ids[30]!, { mail: null, mobilePhone: null });
+    directory.remove(ids[40]!, 'changed');
+    directory.remove(ids[250]!, 'deleted');
+    directory.update(ids[60]!, { displayName: 'Changed Then Gone' });
+    directory.remove(ids[60]!, 'deleted');
+    const requestsBefore = vendors.graph.seen.length;
+    const second = await sync();
+    // Only the stored delta link was followed: no listing of /users, no new first round.
+    const asked = vendors.graph.seen.slice(requestsBefore).map((r) => r.url);
+    assert.ok(asked.length > 0);
+    assert.ok(
+      asked.every((url) => /^\/v1\.0\/users\/delta\?(%24|\$)deltatoken=/.test(url)),
+      JSON.stringify(asked.length),
+    );
+    // Assess
+    assert.equal(second.result, 'delta');
+    assert.equal(second.written, 6); // three joiners, three changed users
+    assert.equal(second.removed, 3);
+    const live = await liveListing(adapter);
+    assert.equal(live.length, 300 + 3 - 3);
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(live));
+  });
+
+  it('reads everything again when Graph has forgotten the delta link, and still matches a live listing', async () => {
+    const directory = vendors.graph.directory;
+    const ids = vendors.graph.users.map((u) => String(u['id']));
+    directory.expireDeltaLinks();
+    directory.remove(ids[5]!, 'deleted');
+    directory.update(ids[6]!, { department: 'Moved' });
+    const outcome = await sync();
+    assert.equal(outcome.result, 'full');
+    assert.equal(outcome.removed, 1); // the sweep after the full read
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
+    const after = await sync();
+    assert.equal(after.result, 'delta');
+    assert.equal(after.written + after.removed, 0);
+  });
+});
