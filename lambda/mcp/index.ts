@@ -51,11 +51,4 @@ export * from './tasks/index.js';
 export { clientKeyRules, isClientKey } from './client-keys.js';
 export type { ClientKeyKind, ClientKeyRule } from './client-keys.js';
 export { InMemoryRateCounterStore, RateLimiter } from './rate-limit/index.js';
-export type {
-  InMemoryRateCounterStoreOptions,
-  RateBucket,
-  RateCounterStore,
-  RateDecision,
-  RateLimitEvent,
-  RateLimitOptions,
-} from './rate-limit/index.js';
+export type { InMemoryRateCounterStoreOptions, RateDecision } from './rate-limit/index.js';

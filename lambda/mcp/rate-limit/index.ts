@@ -2,4 +2,3 @@ export { RateLimiter } from './limiter.js';
 export type { RateDecision } from './limiter.js';
 export { InMemoryRateCounterStore } from './memory-rate-counter-store.js';
 export type { InMemoryRateCounterStoreOptions } from './memory-rate-counter-store.js';
-export type { RateBucket, RateCounterStore, RateLimitEvent, RateLimitOptions } from './port.js';

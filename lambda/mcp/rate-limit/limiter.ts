@@ -12,8 +12,14 @@
  */
 import { createHash } from 'node:crypto';
 import { describeError } from '../logger.js';
-import type { Logger, Principal } from '../types.js';
-import type { RateBucket, RateCounterStore, RateLimitEvent, RateLimitOptions } from './port.js';
+import type {
+  Logger,
+  Principal,
+  RateBucket,
+  RateCounterStore,
+  RateLimitEvent,
+  RateLimitOptions,
+} from '../types/index.js';
 
 /** The limiter's answer for one request. */
 export type RateDecision =

@@ -1,5 +1,5 @@
 /** An in-memory `RateCounterStore`: one process only (tests, a single-environment server). */
-import type { RateCounterStore } from './port.js';
+import type { RateCounterStore } from '../types/index.js';
 
 /** Options of {@link InMemoryRateCounterStore}. */
 export interface InMemoryRateCounterStoreOptions {

@@ -10,7 +10,7 @@ import type {
 } from './stores.js';
 import type { TaskRuntimeOptions } from './tasks.js';
 import type { CallTelemetry } from './telemetry.js';
-import type { RateLimitOptions } from '../rate-limit/port.js';
+import type { RateLimitOptions } from './rate-limit.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
 export interface CapabilityConfig {

@@ -1,4 +1,4 @@
-/** The rate limiter's counter port and its options; implementations: in memory here, DynamoDB in lambda/aws. */
+/** The rate limiter's counter port and its options; implementations: in memory in `rate-limit/`, DynamoDB in lambda/aws. */
 
 /**
  * Fixed-window request counters every execution environment shares. `take` must be one atomic step of the
