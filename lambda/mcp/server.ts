@@ -34,7 +34,7 @@ import type { TaskRef, TaskRoundContext } from './types/tasks.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
 import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
-import { RateLimiter } from './rate-limit/index.js';
+import { RateLimiter, rateLimitRefusal } from './rate-limit/index.js';
 import {
   acceptRanges,
   checkContentType,
@@ -329,19 +329,11 @@ export class McpServer {
     }
   }
 
-  /**
-   * The rate limit, before anything reads the body or a store of its own: a refused request costs one counter
-   * write. Requests without a principal are not counted (the platform authenticates every request first).
-   */
+  /** The rate limit, before the body or any store is read; requests without a principal are not counted. */
   async #limit(ctx: McpInvocationContext, respond: Responder): Promise<Response | undefined> {
     if (this.#limiter === undefined || ctx.principal === undefined) return undefined;
-    const decision = await this.#limiter.check(ctx.principal);
-    if (decision.admitted) return undefined;
-    const { bucket, retryAfterSeconds } = decision;
-    const error = new McpError(JsonRpcCode.RateLimited, 'Rate limit exceeded', {
-      data: { bucket, retryAfterSeconds },
-    });
-    return respond.rpcError(429, null, error, { 'retry-after': String(retryAfterSeconds) });
+    const refused = rateLimitRefusal(await this.#limiter.check(ctx.principal));
+    return refused && respond.rpcError(429, null, refused.error, refused.headers);
   }
 
   async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
