@@ -16,7 +16,10 @@ import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
 import { syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed, SyncOutcome } from '../../lambda/sources/cache/index.js';
 import { baselineTable } from '../../lib/table-schemas.js';
+import type { SourceSpec } from '../../lambda/sources/index.js';
+import { createScimSource, scimOptionsFromSpec } from '../../lambda/sources/scim/index.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import type { ScimServer } from '../../local/providers/scim/index.js';
 
 /** A record without the time it was read: what a baseline and a live read must agree on. */
 export const content = ({ observed_at: _observed, ...rest }: RawRecord): Omit<RawRecord, 'observed_at'> =>
@@ -81,3 +84,14 @@ export const syncOnce = (
   fullEveryMs: number,
 ): Promise<SyncOutcome> =>
   syncSource({ sourceId, store, feed, owner: 'oracle', stopAt: Date.now() + 60_000, fullEveryMs });
+
+/** The `scim` adapter of source `acme-scim` on a local SCIM server, as the function would build it. */
+export function localScimSource(scim: ScimServer): SourceAdapter {
+  const spec: SourceSpec = {
+    source_id: 'acme-scim',
+    adapter: 'scim',
+    options: { base_url: scim.baseUrl, page_size: 50 },
+    credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
+  };
+  return createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
+}

@@ -5,26 +5,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
-import { runFederation } from '../../lambda/federation/index.js';
-import type {
-  FederationResult,
-  RawRecord,
-  SourceAdapter,
-  SourceQuery,
-} from '../../lambda/federation/index.js';
-import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import type { SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
 import { adapterChangeFeed, syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore } from '../../lambda/sources/cache/index.js';
-import type { SourceSpec } from '../../lambda/sources/index.js';
-import { createScimSource, scimOptionsFromSpec } from '../../lambda/sources/scim/index.js';
-import { baselineTable } from '../../lib/table-schemas.js';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
-import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { startScimServer } from '../../local/providers/scim/index.js';
 import type { ScimServer } from '../../local/providers/scim/index.js';
+import { federatedRead, localScimSource, startLocalBaseline } from '../helpers/cache-oracle.js';
+import type { LocalBaseline } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 
 const PREFIX = 'it-read-';
@@ -33,12 +21,10 @@ const HOUR = 3_600_000;
 const nowSecond = (): string =>
   new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
-const read = (source: SourceAdapter, query: SourceQuery): Promise<FederationResult> =>
-  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
+const read = federatedRead;
 
 describe('a cached SCIM source read against a live read', javaSuite(240_000), () => {
-  let db: DynamoDbLocal;
-  let client: DynamoDBClient;
+  let baseline: LocalBaseline;
   let scim: ScimServer;
   let store: BaselineStore;
   let live: SourceAdapter;
@@ -46,23 +32,12 @@ describe('a cached SCIM source read against a live read', javaSuite(240_000), ()
   const feed = () => adapterChangeFeed(live);
 
   before(async () => {
-    [db, scim] = await Promise.all([
-      startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } }),
+    [baseline, scim] = await Promise.all([
+      startLocalBaseline(PREFIX),
       startScimServer({ population: { name: 'acme-scim', size: 120, overlap: 0 } }),
     ]);
-    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
-    store = new DynamoDbBaselineStore<RawRecord>({
-      client,
-      tableName: `${PREFIX}${baselineTable.id}`,
-      indexKeys: baselineIndexKeys,
-    });
-    const spec: SourceSpec = {
-      source_id: 'acme-scim',
-      adapter: 'scim',
-      options: { base_url: scim.baseUrl, page_size: 50 },
-      credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
-    };
-    live = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
+    store = baseline.store;
+    live = localScimSource(scim);
     cached = createCachedSource({
       live,
       sourceId: 'acme-scim',
@@ -73,8 +48,7 @@ describe('a cached SCIM source read against a live read', javaSuite(240_000), ()
   });
 
   after(async () => {
-    client?.destroy();
-    await Promise.all([db?.stop(), scim?.close()]);
+    await Promise.all([baseline?.stop(), scim?.close()]);
   });
 
   const sync = () =>

@@ -5,20 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
-import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
-import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import type { SourceAdapter } from '../../lambda/federation/index.js';
 import { adapterChangeFeed, syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore } from '../../lambda/sources/cache/index.js';
-import type { SourceSpec } from '../../lambda/sources/index.js';
-import { createScimSource, scimOptionsFromSpec } from '../../lambda/sources/scim/index.js';
-import { baselineTable } from '../../lib/table-schemas.js';
-import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
-import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { startScimServer } from '../../local/providers/scim/index.js';
 import type { ScimServer } from '../../local/providers/scim/index.js';
-import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
+import {
+  baselineRecords,
+  inIdOrder,
+  liveListing,
+  localScimSource,
+  startLocalBaseline,
+} from '../helpers/cache-oracle.js';
+import type { LocalBaseline } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 
 const PREFIX = 'it-sync-';
@@ -27,35 +26,22 @@ const nowSecond = (): string =>
   new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 
 describe('the source cache against the local SCIM server', javaSuite(240_000), () => {
-  let db: DynamoDbLocal;
-  let client: DynamoDBClient;
-  let scim: ScimServer;
+  let baseline: LocalBaseline;
   let store: BaselineStore;
+  let scim: ScimServer;
   let adapter: SourceAdapter;
 
   before(async () => {
-    [db, scim] = await Promise.all([
-      startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix: PREFIX } }),
+    [baseline, scim] = await Promise.all([
+      startLocalBaseline(PREFIX),
       startScimServer({ population: { name: 'acme-scim', size: 120, overlap: 0 } }),
     ]);
-    client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
-    store = new DynamoDbBaselineStore<RawRecord>({
-      client,
-      tableName: `${PREFIX}${baselineTable.id}`,
-      indexKeys: baselineIndexKeys,
-    });
-    const spec: SourceSpec = {
-      source_id: 'acme-scim',
-      adapter: 'scim',
-      options: { base_url: scim.baseUrl, page_size: 50 },
-      credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
-    };
-    adapter = createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
+    store = baseline.store;
+    adapter = localScimSource(scim);
   });
 
   after(async () => {
-    client?.destroy();
-    await Promise.all([db?.stop(), scim?.close()]);
+    await Promise.all([baseline?.stop(), scim?.close()]);
   });
 
   const sync = (fullEveryMs: number) =>
