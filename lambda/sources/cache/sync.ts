@@ -163,7 +163,10 @@ async function full(
     }
   } catch (error) {
     // Stopped by the deadline, or a provider failure: what is stored stays, and the next run continues.
-    const paused: BaselineState = { ...base, checkpoint: JSON.stringify(saved) };
+    // A checkpoint the provider no longer honours is dropped: the next run starts the full read afresh.
+    const { checkpoint: _dropped, ...restart } = base;
+    const paused: BaselineState =
+      error instanceof WatermarkExpiredError ? restart : { ...base, checkpoint: JSON.stringify(saved) };
     await store.writeState(paused);
     const atDeadline = now() >= options.stopAt;
     if (error instanceof WatermarkExpiredError || !atDeadline) return done('failed', counts, paused, error);

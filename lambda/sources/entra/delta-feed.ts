@@ -60,16 +60,22 @@ export function createEntraDeltaFeed(
   });
   const endpoint = new URL(`${options.graphUrl.href}/users/delta`);
 
-  /** A link to follow, only when it is the configured endpoint's `/users/delta`. */
-  function onGraph(link: string, http: ProviderHttp): URL {
+  /** The link as a URL when it is the configured endpoint's `/users/delta`, else `undefined`. */
+  function graphUrlOf(link: string): URL | undefined {
     let url: URL | undefined;
     try {
       url = new URL(link, endpoint);
     } catch {
-      url = undefined;
+      return undefined;
     }
-    if (url?.origin !== endpoint.origin || url.pathname !== endpoint.pathname)
-      throw http.failed(new ProviderError('source_unavailable', 'cross_origin_next'));
+    return url.origin === endpoint.origin && url.pathname === endpoint.pathname ? url : undefined;
+  }
+  const isOnGraph = (link: string): boolean => graphUrlOf(link) !== undefined;
+
+  /** A link to follow, only when it is the configured endpoint's `/users/delta`. */
+  function onGraph(link: string, http: ProviderHttp): URL {
+    const url = graphUrlOf(link);
+    if (url === undefined) throw http.failed(new ProviderError('source_unavailable', 'cross_origin_next'));
     return url;
   }
 
@@ -83,6 +89,12 @@ export function createEntraDeltaFeed(
     const first = new URL(endpoint);
     first.searchParams.set('$select', GRAPH_SELECT.join(','));
     const link = watermark ?? resumeFrom;
+    // A stored link off the configured endpoint (the source's `graph_url` changed since it was stored) is
+    // treated as expired: the sync reads the users again from the configured endpoint, and the token never
+    // goes to the old one.
+    if (link !== undefined && !isOnGraph(link)) {
+      throw new WatermarkExpiredError('the stored delta link is not on the configured endpoint');
+    }
     let url = link === undefined ? first : onGraph(link, http);
     const token = await tokenForRead(broker, budget);
     // An app-only Graph token names its tenant in `tid`; a token of any other tenant reads another directory.

@@ -231,6 +231,36 @@ describe('a source’s sync', () => {
     assert.equal((await store.readState('people'))?.watermark, 'new-link');
   });
 
+  it('drops a full read checkpoint the provider no longer honours, so the next run starts that read afresh', async () => {
+    // Prepare: a full read paused at a provider link that has since expired
+    const clock = { t: T0 };
+    const store = createMemoryBaselineStore(() => clock.t);
+    const resumedFrom: (string | undefined)[] = [];
+    const feed: ChangeFeed = {
+      tombstones: true,
+      async *changes(_watermark, _options, resumeFrom): AsyncIterable<ChangeBatch> {
+        resumedFrom.push(resumeFrom);
+        await Promise.resolve();
+        if (resumeFrom === 'expired-next-link') throw new WatermarkExpiredError('next link expired');
+        yield { upserts: [person(3)], deletes: [], watermark: 'fresh-link' };
+      },
+    };
+    await store.writeState({
+      sourceId: 'people',
+      status: 'syncing',
+      recordCount: 0,
+      checkpoint: JSON.stringify({ syncId: 'sync-1', feed: 'expired-next-link', written: 10 }),
+    });
+    // Act
+    const first = await syncSource(options(store, feed, clock));
+    const second = await syncSource(options(store, feed, clock));
+    // Assess
+    assert.equal(first.result, 'failed');
+    assert.equal(second.result, 'full');
+    assert.deepEqual(resumedFrom, ['expired-next-link', undefined]);
+    assert.equal((await store.readState('people'))?.watermark, 'fresh-link');
+  });
+
   it('leaves a source alone while another worker holds its lease', async () => {
     const clock = { t: T0 };
     const store = createMemoryBaselineStore(() => clock.t);
