@@ -2,6 +2,7 @@
  * What the CLI prints: one line per streamed event, then a summary of the final result, as text or as
  * JSON lines. Provisional pages and the authoritative result are labelled as such (contract §4–§5).
  */
+import type { ResumeAttempt } from './resume.js';
 import type {
   PageOrigin,
   ProtocolViolation,
@@ -97,6 +98,15 @@ export function printTerminal(io: CliIo, json: boolean, terminal: SourceTerminal
 export function printViolation(io: CliIo, json: boolean, violation: ProtocolViolation): void {
   if (json) io.stdout(JSON.stringify({ event: 'violation', ...violation }));
   else io.stderr(`protocol violation (${violation.kind}): ${violation.message}`);
+}
+
+/** A reconnection after the stream broke (`Last-Event-ID`); the call goes on. */
+export function printResume(io: CliIo, json: boolean, attempt: ResumeAttempt): void {
+  if (json) io.stdout(JSON.stringify({ event: 'resume', ...attempt }));
+  else
+    io.stderr(
+      `stream broken; resuming after event ${attempt.lastEventId} (attempt ${attempt.attempt}, after ${attempt.delayMs} ms)`,
+    );
 }
 
 /** The summary of the final result; `withResult` also prints the result body (non-stream mode). */

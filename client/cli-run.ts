@@ -7,6 +7,7 @@ import {
   exitCodeOf,
   printOutcome,
   printPage,
+  printResume,
   printTerminal,
   printViolation,
   type CliIo,
@@ -127,6 +128,8 @@ async function call(
     stream: args.stream,
     ...(env.signal !== undefined && { signal: env.signal }),
     onViolation: (v) => printViolation(env, args.json, v),
+    // A stream that breaks is resumed where the server keeps its events (docs/client.md).
+    resume: { onResume: (attempt) => printResume(env, args.json, attempt) },
   };
   if (args.stream) {
     options.onPage = (page) => printPage(env, args.json, page);

@@ -9,6 +9,7 @@ export { SOURCE_RESULT_METHOD, SourceResultsTracker } from './source-tracker.js'
 export { isJsonRpcResponse, readFinalResponse } from './final-result.js';
 export type { FinalFields } from './final-result.js';
 export { consumeSourceResults, iterateSourceResults, mediaTypeOf } from './source-results.js';
+export type { ResumeAttempt, ResumeOptions } from './resume.js';
 export type { ConsumeOptions } from './source-results.js';
 export { SOURCE_ERROR_CODES } from './source-results-types.js';
 export type {

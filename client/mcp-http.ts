@@ -16,6 +16,7 @@ import {
   mcpNameOf,
   withSourceResultsOptIn,
 } from './mcp-headers.js';
+import type { ResumeOptions } from './resume.js';
 import { consumeSourceResults } from './source-results.js';
 import type { RequestId, SourceResultsHandlers, SourceResultsOutcome } from './source-results-types.js';
 
@@ -49,6 +50,15 @@ export interface CallToolOptions extends SourceResultsHandlers {
   /** Send `notifications/cancelled` when `signal` aborts. @default true */
   cancelOnAbort?: boolean;
   onComment?: (comment: string) => void;
+  /** Sent as `_meta.progressToken`: asks the tool for `notifications/progress` (see `onNotification`). */
+  progressToken?: string | number;
+  /**
+   * Resuming a stream that breaks before its final response: a GET with `Last-Event-ID` after the last event
+   * received, retried with a growing pause (docs/client.md "Resuming a broken stream"). Session-ful shape
+   * only; streams without event ids (`bos/source-results/v1`) cannot be resumed. `false` turns it off.
+   * @default {} (on: 3 attempts in a row, first after the server's `retry:` or 500 ms, doubling up to 5 s)
+   */
+  resume?: Omit<ResumeOptions, 'reconnect' | 'signal'> | false;
 }
 
 /** The advertised streaming limits (contract §1). */
@@ -172,6 +182,7 @@ export class McpHttpClient {
     options: CallToolOptions = {},
   ): Promise<SourceResultsOutcome> {
     await this.connect();
+    const { resume, progressToken, ...handlers } = options;
     const id = options.id ?? this.#allocateId();
     const startedAt = Date.now();
     const { signal } = options;
@@ -184,11 +195,31 @@ export class McpHttpClient {
       else signal.addEventListener('abort', onAbort, { once: true });
     }
     try {
+      const params = {
+        name,
+        arguments: args,
+        ...(progressToken === undefined ? {} : { _meta: { progressToken } }),
+      };
       const response = await this.#post(
-        { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+        { jsonrpc: '2.0', id, method: 'tools/call', params },
         { stream: options.stream === true, signal },
       );
-      return await consumeSourceResults(response, { ...options, requestId: id, startedAt });
+      // 2026-07-28 has no resumption: its streams carry no ids and there is no session to replay them in.
+      const resuming: ResumeOptions | undefined =
+        resume === false || this.protocol === 'stateless'
+          ? undefined
+          : {
+              ...resume,
+              reconnect: (lastEventId) =>
+                this.#send('GET', undefined, { 'Last-Event-ID': lastEventId }, signal),
+              ...(signal === undefined ? {} : { signal }),
+            };
+      return await consumeSourceResults(response, {
+        ...handlers,
+        requestId: id,
+        startedAt,
+        ...(resuming === undefined ? {} : { resume: resuming }),
+      });
     } finally {
       signal?.removeEventListener('abort', onAbort);
       await cancelling;
@@ -279,7 +310,7 @@ export class McpHttpClient {
   }
 
   async #send(
-    method: 'POST' | 'DELETE',
+    method: 'POST' | 'GET' | 'DELETE',
     body: string | undefined,
     extra: Record<string, string>,
     signal?: AbortSignal,
@@ -290,6 +321,8 @@ export class McpHttpClient {
       headers.set('Content-Type', 'application/json');
       headers.set('Accept', 'application/json, text/event-stream');
     }
+    // A GET resumes a stream (`Last-Event-ID`): the answer can only be an event stream.
+    if (method === 'GET') headers.set('Accept', 'text/event-stream');
     if (this.#options.token !== undefined) headers.set('Authorization', `Bearer ${this.#options.token}`);
     if (this.protocol === 'stateless') headers.set('MCP-Protocol-Version', STATELESS_PROTOCOL_VERSION);
     else if (this.#negotiatedVersion !== undefined)

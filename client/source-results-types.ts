@@ -103,6 +103,8 @@ export interface ConsumeDiagnostics {
   emptyEvents: number;
   sourceFrames: number;
   otherNotifications: number;
+  /** Reconnections with `Last-Event-ID` after the stream broke (`ConsumeOptions.resume`). */
+  resumes: number;
 }
 
 /** Where the final records were found (contract §5). */

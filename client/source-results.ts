@@ -5,6 +5,9 @@
  */
 import { McpHttpStatusError, McpProtocolError } from './errors.js';
 import { isJsonRpcResponse, readFinalResponse } from './final-result.js';
+import { mediaTypeOf } from './media-type.js';
+import { pause, reconnect, resumeDelay } from './resume.js';
+import type { ResumeOptions } from './resume.js';
 import { readSseEvents } from './sse.js';
 import { SOURCE_RESULT_METHOD, SourceResultsTracker } from './source-tracker.js';
 import type {
@@ -25,15 +28,17 @@ export interface ConsumeOptions {
   startedAt?: number;
   /** Called for each SSE comment (`: keepalive` …); comments are counted, never interpreted. */
   onComment?: (comment: string) => void;
+  /**
+   * Reconnect a stream that breaks before its final response, after the last event id received (see
+   * `resume.ts`). Without it, or on a stream without event ids, a break ends the outcome unconfirmed.
+   */
+  resume?: ResumeOptions;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Parses `type/subtype; params` and returns the lower-cased `type/subtype` (never substring-matched). */
-export function mediaTypeOf(contentType: string | null): string {
-  return (contentType ?? '').split(';')[0]?.trim().toLowerCase() ?? '';
-}
+export { mediaTypeOf };
 
 /**
  * Async-iterator API: yields provisional events in arrival order and returns the outcome.
@@ -51,6 +56,7 @@ export async function* iterateSourceResults(
     emptyEvents: 0,
     sourceFrames: 0,
     otherNotifications: 0,
+    resumes: 0,
   };
   const summary = (delivery: 'sse' | 'json'): ObservedSummary => ({
     delivery,
@@ -94,67 +100,99 @@ export async function* iterateSourceResults(
     tracker.violations.push(v);
     return { type: 'violation', violation: v };
   };
-  const events = readSseEvents(body, {
-    onComment: (comment) => options.onComment?.(comment),
-    diagnostics: (d) => {
-      diagnostics.comments = d.comments;
-      diagnostics.emptyEvents = d.emptyEvents;
-    },
-  });
-  try {
-    for await (const event of events) {
-      // Contract §3: every JSON payload is an `event: message` frame; dispatch on the JSON method.
-      if (event.event !== 'message') {
-        yield violation({
-          kind: 'unexpected_event',
-          message: `SSE event named ${JSON.stringify(event.event)}`,
-        });
-        continue;
-      }
-      const message = parseJson(event.data);
-      if (!isObject(message) || message.jsonrpc !== '2.0') {
-        yield violation({ kind: 'invalid_frame', message: 'SSE data is not a JSON-RPC message' });
-        continue;
-      }
-      if (isJsonRpcResponse(message)) {
-        if (message.id !== options.requestId) {
+  let lastEventId: string | undefined;
+  let serverRetryMs: number | undefined;
+  let attemptsInARow = 0;
+  // How the stream first broke since events last arrived: what an outcome without confirmation reports.
+  let broken: { cause: 'eof' | 'network'; detail?: string } = { cause: 'eof' };
+  for (;;) {
+    const idBefore = lastEventId;
+    let ended: typeof broken = { cause: 'eof' };
+    const events = readSseEvents(body, {
+      onComment: (comment) => options.onComment?.(comment),
+      onId: (id) => (lastEventId = id),
+      onRetry: (ms) => (serverRetryMs = ms),
+      diagnostics: (d) => {
+        diagnostics.comments += d.comments;
+        diagnostics.emptyEvents += d.emptyEvents;
+      },
+    });
+    try {
+      for await (const event of events) {
+        // Contract §3: every JSON payload is an `event: message` frame; dispatch on the JSON method.
+        if (event.event !== 'message') {
           yield violation({
-            kind: 'unexpected_response',
-            message: `response with id ${JSON.stringify(message.id)} while waiting for ${JSON.stringify(options.requestId)}`,
+            kind: 'unexpected_event',
+            message: `SSE event named ${JSON.stringify(event.event)}`,
           });
           continue;
         }
-        // Normal completion: every source seen must have reported its terminal before the final frame.
-        if ('result' in message)
-          for (const v of tracker.missingTerminals()) yield { type: 'violation', violation: v };
-        return { ...summary('sse'), confirmed: true, ...readFinalResponse(options.requestId, message) };
+        const message = parseJson(event.data);
+        if (!isObject(message) || message.jsonrpc !== '2.0') {
+          yield violation({ kind: 'invalid_frame', message: 'SSE data is not a JSON-RPC message' });
+          continue;
+        }
+        if (isJsonRpcResponse(message)) {
+          if (message.id !== options.requestId) {
+            yield violation({
+              kind: 'unexpected_response',
+              message: `response with id ${JSON.stringify(message.id)} while waiting for ${JSON.stringify(options.requestId)}`,
+            });
+            continue;
+          }
+          // Normal completion: every source seen must have reported its terminal before the final frame.
+          if ('result' in message)
+            for (const v of tracker.missingTerminals()) yield { type: 'violation', violation: v };
+          return { ...summary('sse'), confirmed: true, ...readFinalResponse(options.requestId, message) };
+        }
+        if (typeof message.method !== 'string' || 'id' in message) {
+          yield violation({
+            kind: 'unexpected_event',
+            message: 'server-to-client request on a tool-call stream',
+          });
+          continue;
+        }
+        if (message.method === SOURCE_RESULT_METHOD) {
+          diagnostics.sourceFrames += 1;
+          yield* tracker.accept(message.params, Date.now() - startedAt);
+        } else {
+          diagnostics.otherNotifications += 1;
+          yield { type: 'notification', method: message.method, params: message.params };
+        }
       }
-      if (typeof message.method !== 'string' || 'id' in message) {
-        yield violation({
-          kind: 'unexpected_event',
-          message: 'server-to-client request on a tool-call stream',
-        });
-        continue;
-      }
-      if (message.method === SOURCE_RESULT_METHOD) {
-        diagnostics.sourceFrames += 1;
-        yield* tracker.accept(message.params, Date.now() - startedAt);
-      } else {
-        diagnostics.otherNotifications += 1;
-        yield { type: 'notification', method: message.method, params: message.params };
-      }
+    } catch (error) {
+      ended = { cause: 'network', detail: describe(error) };
     }
-  } catch (error) {
-    // Contract §5: a connection failure before the final response means no confirmed terminal result.
-    return {
-      ...summary('sse'),
-      confirmed: false,
-      reason: 'no confirmed result',
-      cause: 'network',
-      detail: describe(error),
-    };
+    // Contract §5: a break before the final response means no confirmed terminal result, unless the stream
+    // can be resumed: then the replay after the last id delivers the rest, each event once.
+    const resume = options.resume;
+    if (lastEventId !== idBefore || attemptsInARow === 0) {
+      attemptsInARow = 0;
+      broken = ended;
+    }
+    if (
+      resume === undefined ||
+      lastEventId === undefined ||
+      resume.signal?.aborted === true ||
+      attemptsInARow >= (resume.maxAttempts ?? 3)
+    )
+      return { ...summary('sse'), confirmed: false, reason: 'no confirmed result', ...broken };
+    attemptsInARow += 1;
+    const delayMs = resumeDelay(resume, attemptsInARow, serverRetryMs);
+    await pause(delayMs, resume.signal);
+    resume.onResume?.({ lastEventId, attempt: attemptsInARow, delayMs });
+    diagnostics.resumes += 1;
+    const next = await reconnect(resume, lastEventId);
+    if (next === 'gone')
+      return {
+        ...summary('sse'),
+        confirmed: false,
+        reason: 'no confirmed result',
+        cause: broken.cause,
+        detail: 'resuming failed: the server no longer knows the stream (HTTP 404)',
+      };
+    body = next ?? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() });
   }
-  return { ...summary('sse'), confirmed: false, reason: 'no confirmed result', cause: 'eof' };
 }
 
 /** Callback API over {@link iterateSourceResults}: same rules, handlers called in arrival order. */

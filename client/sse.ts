@@ -34,6 +34,11 @@ export interface SseDecoderHandlers {
   onEvent: (event: SseEvent) => void;
   onComment?: (comment: string) => void;
   onRetry?: (retryMs: number) => void;
+  /**
+   * Every event id, in order, including the priming event's (whose empty data is never dispatched): the id to
+   * resume after (`Last-Event-ID`) is the last one seen.
+   */
+  onId?: (id: string) => void;
 }
 
 /**
@@ -51,6 +56,7 @@ export class SseDecoder {
   constructor(handlers: SseDecoderHandlers) {
     this.#parser = createParser({
       onEvent: (message) => {
+        if (message.id !== undefined) handlers.onId?.(message.id);
         // The priming event of MCP Streamable HTTP has empty data and carries no JSON-RPC message.
         if (message.data === '') {
           this.diagnostics.emptyEvents += 1;
@@ -99,11 +105,13 @@ export class SseDecoder {
  */
 export async function* readSseEvents(
   stream: ReadableStream<Uint8Array>,
-  options: { onComment?: (comment: string) => void; diagnostics?: (d: SseDiagnostics) => void } = {},
+  options: Omit<SseDecoderHandlers, 'onEvent'> & { diagnostics?: (d: SseDiagnostics) => void } = {},
 ): AsyncGenerator<SseEvent, SseDiagnostics, undefined> {
   const queue: SseEvent[] = [];
   const handlers: SseDecoderHandlers = { onEvent: (event) => queue.push(event) };
   if (options.onComment) handlers.onComment = options.onComment;
+  if (options.onRetry) handlers.onRetry = options.onRetry;
+  if (options.onId) handlers.onId = options.onId;
   const decoder = new SseDecoder(handlers);
   const reader = stream.getReader();
   try {

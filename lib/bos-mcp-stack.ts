@@ -17,6 +17,7 @@ import { SourceCache } from './constructs/source-cache.js';
 import { platformEnvironment } from './environment.js';
 import { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT } from './project.js';
 import type { AuthProps, ListenerBudgetProps, TtlMinutes } from './environment.js';
+import type { RateLimitProps } from './rate-limits.js';
 import { baselineTable, tableSchemasById } from './table-schemas.js';
 import { DEFAULT_MEMORY_SIZE_MB, SOURCE_SECRET_PREFIX } from './environment.js';
 import { assertStageName, logRetentionForStage, removalPolicyForStage } from './stage-policy.js';
@@ -82,6 +83,11 @@ export interface BosMcpStackProps extends StackProps {
    * @default { session: 60, stream: 60, task: 10 }
    */
   readonly ttlMinutes?: Partial<TtlMinutes>;
+  /**
+   * Requests per window per principal and per tenant (`MCP_RATE_LIMIT_*`, docs/deploy.md "Rate limits").
+   * @default DEFAULT_RATE_LIMITS
+   */
+  readonly rateLimits?: RateLimitProps;
   /**
    * Time kept back from the Lambda deadline for the final frame (`BOS_DEADLINE_RESERVE_MS`).
    * @default 1000
@@ -213,6 +219,7 @@ export class BosMcpStack extends Stack {
       auth: props.auth,
       ttlMinutes: props.ttlMinutes,
       deadlineReserveMs: props.deadlineReserveMs,
+      ...(props.rateLimits === undefined ? {} : { rateLimits: props.rateLimits }),
       contractUri: props.contractUri,
       listenerBudget: props.listenerBudget,
     });
@@ -223,6 +230,8 @@ export class BosMcpStack extends Stack {
     this.tables.streams.grantReadWriteData(handler);
     this.tables.tasks.grantReadWriteData(handler);
     this.tables.directory.grantReadData(handler);
+    // The rate limiter only ever counts: one conditional UpdateItem, nothing read, nothing deleted.
+    this.tables.rateLimits.grant(handler, 'dynamodb:UpdateItem');
     this.grantSourceSecrets();
     // Shared by every execution environment, so it is provisioned here rather than drawn per environment.
     this.requestStateSecret = new RequestStateSecret(this, 'RequestState', { handler, removalPolicy });

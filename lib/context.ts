@@ -4,6 +4,7 @@ import { DEFAULT_THROTTLING } from './bos-mcp-stack.js';
 import type { BosMcpStackProps, SourceCacheStackProps } from './bos-mcp-stack.js';
 import { StackConfigError } from './errors.js';
 import { stackNameForStage } from './project.js';
+import { rateLimitsForStage } from './rate-limits.js';
 import { isDisposableStage } from './stage-policy.js';
 
 /** Reads one CDK context value (`app.node.tryGetContext`). */
@@ -92,9 +93,10 @@ function requireHttpsContext(key: string, value: string): string {
 /**
  * Builds the stack props from CDK context (cdk.json defaults, overridden with `-c key=value`).
  * Keys: stage, account, region, domainName, certificateArn, allowedOrigins, authIssuer, authAudience,
- * authJwksUrl, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
- * throttleBurstLimit, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn, apiGatewayCloudWatchRole,
- * contractUri, listenerBudgetMs, listenerSafetyMs, sourceCache, cacheSyncMinutes, baselineKmsKeyArn.
+ * authJwksUrl, authTenantClaim, memorySize, timeoutSeconds, logRetentionDays, throttleRateLimit,
+ * throttleBurstLimit, rateLimits, tracing, alarmTopicArn, sourceErrorRatePercent, webAclArn,
+ * apiGatewayCloudWatchRole, contractUri, listenerBudgetMs, listenerSafetyMs, sourceCache, cacheSyncMinutes,
+ * baselineKmsKeyArn.
  * See docs/deploy.md.
  */
 export function stackPropsFromContext(read: ContextReader): ContextStackProps {
@@ -116,6 +118,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
     );
   }
   const audience = text(read, 'authAudience');
+  const tenantClaim = text(read, 'authTenantClaim');
 
   const domainName = text(read, 'domainName');
   const certificateArn = text(read, 'certificateArn');
@@ -145,6 +148,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
       issuer,
       jwksUrl,
       ...(audience !== undefined ? { audience: requireHttps('authAudience', audience) } : {}),
+      ...(tenantClaim !== undefined ? { tenantClaim } : {}),
     },
     ...(domainName !== undefined && certificateArn !== undefined
       ? { customDomain: { domainName, certificateArn } }
@@ -167,6 +171,7 @@ export function stackPropsFromContext(read: ContextReader): ContextStackProps {
             rateLimit: rateLimit ?? DEFAULT_THROTTLING.rateLimit,
             burstLimit: burstLimit ?? DEFAULT_THROTTLING.burstLimit,
           },
+    rateLimits: rateLimitsForStage(read('rateLimits'), stage),
     tracing: flag(read, 'tracing'),
     alarmTopicArn: text(read, 'alarmTopicArn'),
     sourceErrorRatePercent: integer(read, 'sourceErrorRatePercent'),

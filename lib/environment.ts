@@ -1,5 +1,7 @@
 import type { ITable } from 'aws-cdk-lib/aws-dynamodb';
 import { StackConfigError } from './errors.js';
+import { DEFAULT_RATE_LIMITS, rateLimitEnvironment } from './rate-limits.js';
+import type { RateLimitProps } from './rate-limits.js';
 import { tableSchemasById } from './table-schemas.js';
 
 /** Bearer-token validation settings of the deployed function (DESIGN §6 `AUTH_*`). */
@@ -13,6 +15,12 @@ export interface AuthProps {
    * @default - the MCP endpoint URL
    */
   readonly audience?: string;
+  /**
+   * Token claim naming the caller's tenant (organisation), pooled by the per-tenant rate limit
+   * (`AUTH_TENANT_CLAIM`).
+   * @default 'org_id'
+   */
+  readonly tenantClaim?: string;
 }
 
 /** Store TTLs in minutes. */
@@ -42,11 +50,14 @@ export interface PlatformEnvironmentInput {
     readonly streams: ITable;
     readonly tasks: ITable;
     readonly directory: ITable;
+    readonly rateLimits: ITable;
   };
   readonly allowedOrigins: readonly string[];
   readonly auth: AuthProps;
   readonly ttlMinutes?: Partial<TtlMinutes>;
   readonly deadlineReserveMs?: number;
+  /** @default DEFAULT_RATE_LIMITS */
+  readonly rateLimits?: RateLimitProps;
   readonly contractUri?: string;
   readonly listenerBudget?: ListenerBudgetProps;
 }
@@ -101,6 +112,9 @@ export function platformEnvironment(input: PlatformEnvironmentInput): Record<str
     AUTH_ISSUER: input.auth.issuer,
     AUTH_AUDIENCE: input.auth.audience ?? input.endpointUrl,
     AUTH_JWKS_URL: input.auth.jwksUrl,
+    AUTH_TENANT_CLAIM: input.auth.tenantClaim ?? 'org_id',
+    [tableSchemasById.rateLimits.envVar]: input.tables.rateLimits.tableName,
+    ...rateLimitEnvironment(input.rateLimits ?? DEFAULT_RATE_LIMITS),
     ...optionalEnvironment(input),
   };
 }

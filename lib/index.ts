@@ -6,6 +6,8 @@ export type { ContextReader, ContextStackProps } from './context.js';
 export { DEFAULT_DEADLINE_RESERVE_MS, DEFAULT_TTL_MINUTES, platformEnvironment } from './environment.js';
 export type { AuthProps, ListenerBudgetProps, PlatformEnvironmentInput, TtlMinutes } from './environment.js';
 export { StackConfigError } from './errors.js';
+export { DEFAULT_RATE_LIMITS, rateLimitEnvironment, rateLimitsForStage } from './rate-limits.js';
+export type { RateLimitProps } from './rate-limits.js';
 export type { StackConfigErrorCode } from './errors.js';
 export { PLATFORM_HANDLER_ENTRY, PROJECT_ROOT, stackNameForStage } from './project.js';
 export {

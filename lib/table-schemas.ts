@@ -19,7 +19,7 @@ export interface IndexSchema {
 /** One table: keys, TTL attribute, billing, and the environment variable its name is passed in. */
 export interface TableSchema {
   /** Logical id used for CDK construct ids and local table names (`<prefix><id>`). */
-  id: 'sessions' | 'streams' | 'tasks' | 'directory' | 'baseline';
+  id: 'sessions' | 'streams' | 'tasks' | 'directory' | 'rateLimits' | 'baseline';
   partitionKey: KeyAttribute;
   sortKey?: KeyAttribute;
   /** Epoch-seconds TTL attribute; DynamoDB deletes late, so code checks expiry on every read too. */
@@ -31,6 +31,7 @@ export interface TableSchema {
     | 'MCP_STREAM_TABLE'
     | 'MCP_TASK_TABLE'
     | 'BOS_DIRECTORY_TABLE'
+    | 'MCP_RATE_LIMIT_TABLE'
     | 'BOS_BASELINE_TABLE';
   /** Sparse indexes (an item without the key attribute is not in the index). @default none */
   globalSecondaryIndexes?: readonly IndexSchema[];
@@ -78,6 +79,18 @@ export const directoryTable: TableSchema = {
 };
 
 /**
+ * Rate-limit counters: one item per bucket and fixed window, `counterId` (S). A table of its own, so the
+ * function's grant on it can be `UpdateItem` alone and its hot keys never share a partition with sessions.
+ */
+export const rateLimitsTable: TableSchema = {
+  id: 'rateLimits',
+  partitionKey: stringKey('counterId'),
+  timeToLiveAttribute: 'expiresAt',
+  billingMode: 'PAY_PER_REQUEST',
+  envVar: 'MCP_RATE_LIMIT_TABLE',
+};
+
+/**
  * The source cache's baselines, single-table `pk` (S) + `sk` (S): per source a sync-state item and one item per
  * record, with three sparse indexes so a lookup by record ref, email or phone is a keyed Query
  * (`lambda/aws/dynamodb/dynamodb-baseline-store.ts`).
@@ -97,7 +110,13 @@ export const baselineTable: TableSchema = {
 };
 
 /** Every table, in a stable order. */
-export const tableSchemas: readonly TableSchema[] = [sessionsTable, streamsTable, tasksTable, directoryTable];
+export const tableSchemas: readonly TableSchema[] = [
+  sessionsTable,
+  streamsTable,
+  tasksTable,
+  directoryTable,
+  rateLimitsTable,
+];
 
 /** The same tables by id (the shape `DataTables`' `specs` prop takes). */
 export const tableSchemasById = {
@@ -105,4 +124,5 @@ export const tableSchemasById = {
   streams: streamsTable,
   tasks: tasksTable,
   directory: directoryTable,
+  rateLimits: rateLimitsTable,
 } as const satisfies Record<Exclude<TableSchema['id'], 'baseline'>, TableSchema>;

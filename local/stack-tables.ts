@@ -32,6 +32,10 @@ export const LOCAL_TABLE_PREFIX = 'bos-mcp-local-';
  */
 const LOCALLY_OWNED = new Set([
   'MCP_ENDPOINT',
+  // The stage's request limits: off locally unless a caller of the stack sets them (docs/local-stack.md).
+  'MCP_RATE_LIMIT_PRINCIPAL',
+  'MCP_RATE_LIMIT_TENANT',
+  'MCP_RATE_LIMIT_WINDOW_SECONDS',
   'MCP_ALLOWED_ORIGINS',
   'AUTH_ISSUER',
   'AUTH_AUDIENCE',

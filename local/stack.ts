@@ -8,6 +8,7 @@ import { LAMBDA_BASE_ENVIRONMENT } from '../lib/bundling/options.js';
 import { CONSOLE_PATH, MCP_PATH } from '../lib/routes.js';
 import { type BundleResult, bundleHandler, defaultBundleDir } from './bundle.js';
 import { startDevIssuer } from './dev-auth/index.js';
+import type { DevAuth } from './dev-auth/index.js';
 import { localSourceSecrets } from './seed-directory-lib.js';
 import { demoDirectoryWithProviders, parseDirectoryDocument } from '../lambda/bos/index.js';
 import type { DirectoryDocument } from '../lambda/bos/index.js';
@@ -139,6 +140,8 @@ export interface LocalStack {
   dynamoDbLocal?: DynamoDbLocal;
   /** Bearer tokens of the demo principals, when the stack started a local issuer. */
   devTokens?: Readonly<Record<string, string>>;
+  /** Mints a token of the local issuer for any subject (e.g. with an `org_id` tenant claim). */
+  mintToken?: DevAuth['mint'];
   /** Headers a client needs on every request (`Authorization` for the `dev-user` principal, if any). */
   clientHeaders: Readonly<Record<string, string>>;
   /** Stops the front, every runtime process and whatever else the stack started. */
@@ -255,10 +258,12 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       Object.assign(environment, tables.environment);
     }
     let devTokens: Record<string, string> | undefined;
+    let mintToken: DevAuth['mint'] | undefined;
     if (options.auth ?? isPlatform) {
       const issuer = await startDevIssuer({ audience: url });
       cleanups.push(() => issuer.close());
       devTokens = { ...issuer.tokens };
+      mintToken = (subject, claims) => issuer.mint(subject, claims);
       Object.assign(environment, {
         AUTH_ISSUER: issuer.issuer,
         AUTH_AUDIENCE: issuer.audience,
@@ -317,6 +322,7 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
       ...(dynamoDbLocal === undefined ? {} : { dynamoDbLocal }),
       ...(providerEndpoints === undefined ? {} : { providerEndpoints }),
       ...(devTokens === undefined ? {} : { devTokens }),
+      ...(mintToken === undefined ? {} : { mintToken }),
       clientHeaders:
         devTokens?.['dev-user'] === undefined ? {} : { Authorization: `Bearer ${devTokens['dev-user']}` },
       close,

@@ -49,6 +49,8 @@ export { DynamoDbStreamStore } from './dynamodb/index.js';
 export { isStoreOutage, reportingOutages, StoreRequestError } from './dynamodb/index.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb/index.js';
 export { DynamoDbRequestStateStore } from './dynamodb/index.js';
+export { DynamoDbRateCounterStore } from './dynamodb/index.js';
+export type { DynamoDbRateCounterStoreOptions } from './dynamodb/index.js';
 export { DynamoDbCancelStore } from './dynamodb/index.js';
 export type { DynamoDbCancelStoreOptions } from './dynamodb/index.js';
 export { DynamoDbClientReplyStore } from './dynamodb/index.js';

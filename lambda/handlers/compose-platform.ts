@@ -1,5 +1,5 @@
 /**
- * Composition of the BOS platform (DESIGN §5): config -> stores -> token verifier -> directory -> sources
+ * Composition of the BOS platform (DESIGN §5): config -> stores and rate limit -> token verifier -> directory -> sources
  * (from the directory's source definitions) -> `createBosPlatform`. Runs once per execution environment: in
  * Lambda's init phase (`platform.ts`), where `prepare()` then starts the JWKS fetch, or else on the first
  * invocation.
@@ -16,6 +16,7 @@ import type { ComposedApp } from './compose-entry.js';
 import { localKnobs } from './compose-fixture-knobs.js';
 import { createConsoleAssets, servesConsolePath } from './console-assets.js';
 import { composeSources } from './compose-sources.js';
+import { composeRateLimit } from './compose-rate-limit.js';
 import { composeStores } from './compose-stores.js';
 import { boundedKeySetFetch } from './key-set-fetch.js';
 import { operationTelemetry } from './operation-telemetry.js';
@@ -78,6 +79,7 @@ export function composePlatform(
     jwks: config.auth.jwksUrl,
     fetchKeySet: boundedKeySetFetch(),
     requiredScope: BOS_READ_SCOPE,
+    tenantClaim: config.auth.tenantClaim,
   });
   const platform = createBosPlatform({
     // BOS_DIRECTORY_TABLE when set (grants re-read on every call), else the embedded demo directory.
@@ -96,6 +98,7 @@ export function composePlatform(
       name: 'bos-platform',
       version: '0.1.0',
       ...composeStores(config),
+      ...composeRateLimit(config, telemetry),
       maxStreamEventBytes: config.maxStreamEventBytes,
       allowedOrigins: config.allowedOrigins,
       ...(config.listenerBudget === undefined ? {} : { initialSessionListenerBudget: config.listenerBudget }),

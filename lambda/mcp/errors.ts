@@ -26,6 +26,12 @@ export const JsonRpcCode = {
   Forbidden: -32013,
   /** HTTP 503: the authorization server's keys could not be fetched; the token may be fine. */
   AuthUnavailable: -32014,
+  /**
+   * HTTP 429: the caller's or its tenant's request limit for the current window is used up; `data.bucket` says
+   * which, `Retry-After` when the window ends. The method surface names no code for it; 29 echoes the status,
+   * as -32011 and -32013 echo theirs.
+   */
+  RateLimited: -32029,
   /** LSP's RequestCancelled; used when `notifications/cancelled` ends a call that still owes an HTTP reply. */
   RequestCancelled: -32800,
   /** 2026-07-28 `HeaderMismatch` (mcp-2026-notes §1.8). */

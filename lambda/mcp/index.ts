@@ -50,3 +50,5 @@ export { randomId } from './ids.js';
 export * from './tasks/index.js';
 export { clientKeyRules, isClientKey } from './client-keys.js';
 export type { ClientKeyKind, ClientKeyRule } from './client-keys.js';
+export { InMemoryRateCounterStore, RateLimiter } from './rate-limit/index.js';
+export type { InMemoryRateCounterStoreOptions, RateDecision } from './rate-limit/index.js';

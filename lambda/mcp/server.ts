@@ -34,6 +34,7 @@ import type { TaskRef, TaskRoundContext } from './types/tasks.js';
 import { runTask } from './tasks/task-runner.js';
 import { TaskService } from './tasks/task-service.js';
 import { MAX_STREAM_EVENT_BYTES } from './sse/index.js';
+import { RateLimiter, rateLimitRefusal } from './rate-limit/index.js';
 import {
   acceptRanges,
   checkContentType,
@@ -139,6 +140,7 @@ export class McpServer {
   readonly #rt: Runtime;
   readonly #tasks = new Set<Promise<void>>();
   readonly #callTelemetry: McpServerOptions['callTelemetry'];
+  readonly #limiter: RateLimiter | undefined;
   #capabilities: JsonObject | undefined;
 
   constructor(options: McpServerOptions) {
@@ -146,6 +148,8 @@ export class McpServer {
     this.#callTelemetry = options.callTelemetry;
     const clock = options.clock ?? Date.now;
     const logger = options.logger ?? createJsonLogger({ base: { component: 'mcp' } });
+    this.#limiter =
+      options.rateLimit === undefined ? undefined : new RateLimiter(options.rateLimit, { logger, clock });
     const tools = new ToolRegistry();
     const resources = new ResourceRegistry();
     const prompts = new PromptRegistry();
@@ -325,12 +329,21 @@ export class McpServer {
     }
   }
 
+  /** The rate limit, before the body or any store is read; requests without a principal are not counted. */
+  async #limit(ctx: McpInvocationContext, respond: Responder): Promise<Response | undefined> {
+    if (this.#limiter === undefined || ctx.principal === undefined) return undefined;
+    const refused = rateLimitRefusal(await this.#limiter.check(ctx.principal));
+    return refused && respond.rpcError(429, null, refused.error, refused.headers);
+  }
+
   async #handle(request: Request, ctx: McpInvocationContext, respond: Responder): Promise<Response> {
     const rt = this.#rt;
     const { headers } = request;
     const method = request.method;
     const rejected = checkMethod(method, respond) ?? checkOrigin(headers, rt.options.allowedOrigins, respond);
     if (rejected !== undefined) return rejected;
+    const limited = await this.#limit(ctx, respond);
+    if (limited !== undefined) return limited;
     const ranges = acceptRanges(headers);
     const annotate = (message?: JsonObject | 'batch') => this.#annotate(headers, message, method);
     const scope: RequestScope = {

@@ -27,7 +27,7 @@ export interface DataTableSpec {
   readonly timeToLiveAttribute?: string;
 }
 
-/** Key schemas of the four platform tables. */
+/** Key schemas of the five platform tables. */
 export interface DataTableSpecs {
   /** Sessions, keyed by `sessionId`. */
   readonly sessions: DataTableSpec;
@@ -37,6 +37,8 @@ export interface DataTableSpecs {
   readonly tasks: DataTableSpec;
   /** Tenancy directory, single-table `pk` + `sk`. */
   readonly directory: DataTableSpec;
+  /** Rate-limit counters, keyed by `counterId` (bucket and window). */
+  readonly rateLimits: DataTableSpec;
 }
 
 /** Props of {@link DataTables}. */
@@ -71,6 +73,7 @@ export class DataTables extends Construct {
   readonly streams: Table;
   readonly tasks: Table;
   readonly directory: Table;
+  readonly rateLimits: Table;
 
   constructor(scope: Construct, id: string, props: DataTablesProps) {
     super(scope, id);
@@ -89,5 +92,6 @@ export class DataTables extends Construct {
     this.streams = make('Streams', props.specs.streams);
     this.tasks = make('Tasks', props.specs.tasks);
     this.directory = make('Directory', props.specs.directory);
+    this.rateLimits = make('RateLimits', props.specs.rateLimits);
   }
 }

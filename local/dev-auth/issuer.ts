@@ -64,7 +64,10 @@ export interface DevAuth {
   /** One token per demo subject, minted at creation. */
   readonly tokens: Readonly<Record<DevSubject, string>>;
   /** Mints another token (tests: other subjects or scopes). */
-  mint(subject: string, claims?: { scope?: string; ttlSeconds?: number; audience?: string }): Promise<string>;
+  mint(
+    subject: string,
+    claims?: { scope?: string; ttlSeconds?: number; audience?: string; orgId?: string },
+  ): Promise<string>;
   /**
    * Serves, under the issuer path: `GET /.well-known/jwks.json`, `GET /.well-known/oauth-authorization-server`,
    * `POST /register`, `GET /authorize`, `POST /token` (and CORS preflights). Anything else is 404.
@@ -88,7 +91,11 @@ export async function createDevAuth(options: DevAuthOptions): Promise<DevAuth> {
   const metadata = authorizationServerMetadata(issuer, [scope]);
 
   const mint: DevAuth['mint'] = (subject, claims = {}) =>
-    new SignJWT({ scope: claims.scope ?? scope })
+    new SignJWT({
+      scope: claims.scope ?? scope,
+      // The tenant claim the platform reads by default (`AUTH_TENANT_CLAIM`).
+      ...(claims.orgId === undefined ? {} : { org_id: claims.orgId }),
+    })
       .setProtectedHeader({ alg: algorithm, kid, typ: 'at+jwt' })
       .setIssuer(issuer)
       .setAudience(claims.audience ?? options.audience)

@@ -6,7 +6,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { RemovalPolicy } from 'aws-cdk-lib';
 import { RetentionDays } from 'aws-cdk-lib/aws-logs';
-import { PROJECT_ROOT, removalPolicyForStage, stackPropsFromContext } from '../../lib/index.js';
+import {
+  DEFAULT_RATE_LIMITS,
+  PROJECT_ROOT,
+  removalPolicyForStage,
+  stackPropsFromContext,
+} from '../../lib/index.js';
 
 const cdkJson = JSON.parse(readFileSync(`${PROJECT_ROOT}/cdk.json`, 'utf8')) as {
   app: string;
@@ -105,6 +110,41 @@ describe('stack props from CDK context', () => {
     ];
     for (const [overrides, code] of cases) {
       assert.throws(() => stackPropsFromContext(contextWith(overrides)), { code }, JSON.stringify(overrides));
+    }
+  });
+
+  it('takes each stage its own rate limits from the rateLimits object, and the defaults for a stage it does not name', () => {
+    const rateLimits = {
+      dev: { principal: 300, tenant: 1500, windowSeconds: 60 },
+      prod: { principal: 120, tenant: 0 },
+    };
+    const prod = stackPropsFromContext(contextWith({ ...realAuth, stage: 'prod', rateLimits }));
+    const staging = stackPropsFromContext(contextWith({ ...realAuth, stage: 'staging', rateLimits }));
+    const fromCli = stackPropsFromContext(
+      contextWith({ ...realAuth, stage: 'prod', rateLimits: JSON.stringify(rateLimits) }),
+    );
+
+    assert.deepEqual(stackPropsFromContext(contextWith()).rateLimits, rateLimits.dev);
+    assert.deepEqual(prod.rateLimits, { principal: 120, tenant: 0, windowSeconds: 60 });
+    assert.deepEqual(fromCli.rateLimits, prod.rateLimits);
+    assert.deepEqual(staging.rateLimits, DEFAULT_RATE_LIMITS);
+  });
+
+  it('refuses rate limits that are not whole numbers in range, unknown fields and a value that is not an object', () => {
+    for (const rateLimits of [
+      { dev: { principal: -1 } },
+      { dev: { tenant: 1.5 } },
+      { dev: { windowSeconds: 0 } },
+      { dev: { perMinute: 10 } },
+      { dev: 300 },
+      '[not json',
+      ['dev'],
+    ]) {
+      assert.throws(
+        () => stackPropsFromContext(contextWith({ rateLimits })),
+        { name: 'StackConfigError', code: 'invalid_context' },
+        JSON.stringify(rateLimits),
+      );
     }
   });
 

@@ -45,8 +45,8 @@ const [, fn] = onlyResource(dev, 'AWS::Lambda::Function');
 const env = (fn.Properties?.Environment as { Variables: Record<string, unknown> }).Variables;
 
 describe('platform tables', () => {
-  it('creates the four tables of lib/table-schemas.ts with their key schemas', () => {
-    assert.equal(tablesOf(dev).length, 4);
+  it('creates the five tables of lib/table-schemas.ts with their key schemas', () => {
+    assert.equal(tablesOf(dev).length, 5);
     for (const schema of tableSchemas) {
       const keys = [schema.partitionKey.name, ...(schema.sortKey ? [schema.sortKey.name] : [])];
       const [, table] = tableWithKeys(dev, keys);
@@ -61,8 +61,14 @@ describe('platform tables', () => {
     }
   });
 
-  it('keys sessions by sessionId, streams by sessionId+eventId, tasks by sessionId+taskId, directory by pk+sk', () => {
-    for (const keys of [['sessionId'], ['sessionId', 'eventId'], ['sessionId', 'taskId'], ['pk', 'sk']]) {
+  it('keys sessions by sessionId, streams by sessionId+eventId, tasks by sessionId+taskId, directory by pk+sk, rate counters by counterId', () => {
+    for (const keys of [
+      ['sessionId'],
+      ['sessionId', 'eventId'],
+      ['sessionId', 'taskId'],
+      ['pk', 'sk'],
+      ['counterId'],
+    ]) {
       assert.ok(tableWithKeys(dev, keys));
     }
   });
@@ -151,6 +157,13 @@ describe('platform IAM', () => {
     assert.deepEqual(writes, []);
   });
 
+  it('lets the function only count on the rate-limit table: UpdateItem, nothing read or deleted', () => {
+    const actions = statements
+      .filter((statement) => resourcesIn(statement).includes(tableArn(['counterId'])))
+      .flatMap(actionsOf);
+    assert.deepEqual(actions, ['dynamodb:UpdateItem']);
+  });
+
   it('lets the function read only the source-credential secrets the resolver names and its request-state secret, nothing else of Secrets Manager', () => {
     assert.equal(SOURCE_SECRET_PREFIX, DEFAULT_SOURCE_SECRET_PREFIX);
     const secrets = statements.filter((statement) =>
@@ -192,10 +205,15 @@ describe('platform function', () => {
       'AUTH_AUDIENCE',
       'AUTH_ISSUER',
       'AUTH_JWKS_URL',
+      'AUTH_TENANT_CLAIM',
       'BOS_DEADLINE_RESERVE_MS',
       'BOS_DIRECTORY_TABLE',
       'MCP_ALLOWED_ORIGINS',
       'MCP_ENDPOINT',
+      'MCP_RATE_LIMIT_PRINCIPAL',
+      'MCP_RATE_LIMIT_TABLE',
+      'MCP_RATE_LIMIT_TENANT',
+      'MCP_RATE_LIMIT_WINDOW_SECONDS',
       'MCP_REQUEST_STATE_SECRET_ARN',
       'MCP_SESSION_TABLE',
       'MCP_SESSION_TTL_MINUTES',
@@ -215,6 +233,11 @@ describe('platform function', () => {
     assert.equal(env.BOS_DEADLINE_RESERVE_MS, '1000');
     assert.equal(env.AUTH_ISSUER, TEST_AUTH.issuer);
     assert.equal(env.AUTH_JWKS_URL, TEST_AUTH.jwksUrl);
+    assert.equal(env.AUTH_TENANT_CLAIM, 'org_id');
+    // DEFAULT_RATE_LIMITS: the stack fixture names no limits.
+    assert.equal(env.MCP_RATE_LIMIT_PRINCIPAL, '300');
+    assert.equal(env.MCP_RATE_LIMIT_TENANT, '1500');
+    assert.equal(env.MCP_RATE_LIMIT_WINDOW_SECONDS, '60');
   });
 
   it('passes each table name in the variable lib/table-schemas.ts names for it', () => {

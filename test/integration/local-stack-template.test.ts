@@ -31,7 +31,7 @@ describe('local tables and environment from the synthesized template', { timeout
 
   it('creates every template table with its keys, attribute types, billing mode and TTL attribute', async (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
-    assert.equal(template.tables.length, 4);
+    assert.equal(template.tables.length, 5);
     const client = createDynamoDbClient({ endpoint: local!.endpoint, requestTimeoutMs: 10_000 });
     try {
       for (const table of template.tables) {
@@ -85,15 +85,22 @@ describe('local tables and environment from the synthesized template', { timeout
     }
   });
 
-  it('passes the deployed function’s environment, with table references made local', (t) => {
+  it('passes the deployed function’s environment, with table references made local and the rate limits off', (t) => {
     if (skipReason !== undefined) return t.skip(skipReason);
     const fn = platformFunction(template);
     assert.ok(fn, 'the template has a platform function');
+    const limits = ['MCP_RATE_LIMIT_PRINCIPAL', 'MCP_RATE_LIMIT_TENANT', 'MCP_RATE_LIMIT_WINDOW_SECONDS'];
+    for (const name of limits) assert.equal(local!.environment[name], undefined, name);
     for (const [name, value] of Object.entries(fn.environment)) {
       if (
-        ['MCP_ENDPOINT', 'MCP_ALLOWED_ORIGINS', 'AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL'].includes(
-          name,
-        )
+        [
+          'MCP_ENDPOINT',
+          'MCP_ALLOWED_ORIGINS',
+          'AUTH_ISSUER',
+          'AUTH_AUDIENCE',
+          'AUTH_JWKS_URL',
+          ...limits,
+        ].includes(name)
       )
         continue;
       if (value.kind === 'literal') assert.equal(local!.environment[name], value.value, name);
@@ -103,7 +110,13 @@ describe('local tables and environment from the synthesized template', { timeout
         assert.equal(local!.environment[name], localTableName(table), name);
       }
     }
-    for (const name of ['MCP_SESSION_TABLE', 'MCP_STREAM_TABLE', 'MCP_TASK_TABLE', 'BOS_DIRECTORY_TABLE'])
+    for (const name of [
+      'MCP_SESSION_TABLE',
+      'MCP_STREAM_TABLE',
+      'MCP_TASK_TABLE',
+      'BOS_DIRECTORY_TABLE',
+      'MCP_RATE_LIMIT_TABLE',
+    ])
       assert.match(local!.environment[name] ?? '', /^bos-mcp-local-/, name);
     assert.equal(local!.environment.AWS_ENDPOINT_URL_DYNAMODB, local!.endpoint);
   });

@@ -16,6 +16,25 @@ export interface AuthConfig {
   issuer: string;
   audience: string;
   jwksUrl: URL;
+  /** `AUTH_TENANT_CLAIM`: the token claim naming the caller's tenant. @default 'org_id' */
+  tenantClaim: string;
+}
+
+/**
+ * Per-principal and per-tenant request limits (docs/deploy.md "Rate limits"). Off unless configured: the CDK
+ * stack always configures them, the local stack only when asked.
+ */
+export interface RateLimitConfig {
+  /** `MCP_RATE_LIMIT_TABLE`: the shared counters; absent = counters in this process only. */
+  tableName?: string;
+  /** `MCP_RATE_LIMIT_PRINCIPAL`: requests per window per principal; 0 = off. @default 0 */
+  principal: number;
+  /** `MCP_RATE_LIMIT_TENANT`: requests per window per tenant; 0 = off. @default 0 */
+  tenant: number;
+  /** `MCP_RATE_LIMIT_WINDOW_SECONDS` @default 60 */
+  windowSeconds: number;
+  /** `MCP_RATE_LIMIT_TIMEOUT_MS`: longest wait for the counters before admitting anyway. @default 1000 */
+  timeoutMs: number;
 }
 
 /** The self-invoke that runs task rounds. */
@@ -35,6 +54,7 @@ export interface PlatformConfig {
   sessions: StoreConfig;
   streams: StoreConfig;
   tasks: StoreConfig;
+  rateLimits: RateLimitConfig;
   /** `MCP_ALLOWED_ORIGINS` @default ['https://claude.ai', 'https://claude.com'] */
   allowedOrigins: string[];
   /** `BOS_DIRECTORY_TABLE`; absent = the embedded demo directory. */
@@ -184,7 +204,25 @@ function auth(reader: EnvReader, deployed: boolean): AuthConfig | undefined {
   const issuer = reader.text('AUTH_ISSUER');
   const audience = reader.text('AUTH_AUDIENCE');
   const jwksUrl = reader.url('AUTH_JWKS_URL', deployed);
-  return issuer && audience && jwksUrl ? { issuer, audience, jwksUrl } : undefined;
+  const tenantClaim = reader.text('AUTH_TENANT_CLAIM') ?? 'org_id';
+  // A claim name is a JSON member name; visible ASCII keeps it printable in problems and docs.
+  if (!/^[\x21-\x7e]{1,256}$/.test(tenantClaim))
+    reader.problems.push(`AUTH_TENANT_CLAIM must be a claim name of visible ASCII, got "${tenantClaim}"`);
+  return issuer && audience && jwksUrl ? { issuer, audience, jwksUrl, tenantClaim } : undefined;
+}
+
+/** The limits, and in a deployment the shared table they need: per-environment counters would not limit. */
+function rateLimits(reader: EnvReader, deployed: boolean): RateLimitConfig {
+  const tableName = reader.table('MCP_RATE_LIMIT_TABLE');
+  const limits = {
+    principal: reader.integer('MCP_RATE_LIMIT_PRINCIPAL', 0, 0, 1_000_000),
+    tenant: reader.integer('MCP_RATE_LIMIT_TENANT', 0, 0, 1_000_000),
+    windowSeconds: reader.integer('MCP_RATE_LIMIT_WINDOW_SECONDS', 60, 1, 3600),
+    timeoutMs: reader.integer('MCP_RATE_LIMIT_TIMEOUT_MS', 1000, 1, 30_000),
+  };
+  if (deployed && tableName === undefined && (limits.principal > 0 || limits.tenant > 0))
+    reader.problems.push('MCP_RATE_LIMIT_TABLE is required when deployed with a rate limit');
+  return tableName === undefined ? limits : { tableName, ...limits };
 }
 
 /**
@@ -223,6 +261,7 @@ export function loadConfig(env: Env): PlatformConfig {
     sessions: store(reader, 'SESSION', 60),
     streams: store(reader, 'STREAM', 60),
     tasks: store(reader, 'TASK', 10),
+    rateLimits: rateLimits(reader, deployed),
     allowedOrigins: reader.origins('MCP_ALLOWED_ORIGINS', ['https://claude.ai', 'https://claude.com']),
     deadlineReserveMs: reader.integer('BOS_DEADLINE_RESERVE_MS', 1000, 0, 60_000),
     operationTimeoutMs: reader.integer('BOS_OPERATION_TIMEOUT_MS', 30_000, 100, 900_000),

@@ -1,6 +1,6 @@
 /**
  * DynamoDB implementations of the runtime's store ports (sessions, resumable streams, tasks, request state,
- * client replies, cancel markers), the directory's item reader and the source cache's baseline store, with the
+ * client replies, rate counters, cancel markers), the directory's item reader and the source cache's baseline store, with the
  * one client they share.
  */
 export { DynamoDbBaselineStore } from './dynamodb-baseline-store.js';
@@ -22,6 +22,8 @@ export { DynamoDbStreamStore } from './dynamodb-stream-store.js';
 export { isStoreOutage, reportingOutages, StoreRequestError } from './store-outage.js';
 export type { DynamoDbStreamStoreOptions } from './dynamodb-stream-store.js';
 export { DynamoDbRequestStateStore } from './dynamodb-request-state-store.js';
+export { DynamoDbRateCounterStore } from './dynamodb-rate-counter-store.js';
+export type { DynamoDbRateCounterStoreOptions } from './dynamodb-rate-counter-store.js';
 export { DynamoDbCancelStore } from './dynamodb-cancel-store.js';
 export type { DynamoDbCancelStoreOptions } from './dynamodb-cancel-store.js';
 export { DynamoDbClientReplyStore } from './dynamodb-client-reply-store.js';

@@ -24,6 +24,8 @@ export const METRIC = {
   sourceRateLimitWait: 'SourceRateLimitWait',
   sourceLocalMatches: 'SourceLocalMatches',
   sourceDeadlineHits: 'SourceDeadlineHits',
+  rateLimited: 'RateLimited',
+  rateLimitStoreUnavailable: 'RateLimitStoreUnavailable',
 } as const;
 
 /** Dimension (and call log key) names: the OpenTelemetry MCP semantic conventions where one exists. */
@@ -35,6 +37,7 @@ export const DIMENSION = {
   sourceType: 'source.type',
   sourceId: 'source.id',
   errorType: 'error.type',
+  rateLimitBucket: 'bos.rate_limit.bucket',
 } as const;
 
 /** CloudWatch namespace when `POWERTOOLS_METRICS_NAMESPACE` is unset. */
@@ -58,6 +61,13 @@ export function publishCallMetrics(metrics: Metrics, record: CallRecord, duratio
       m.addMetric(METRIC.toolCalls, MetricUnit.Count, 1),
     );
   for (const source of record.sources.values()) publishSource(metrics, source);
+  if (record.rateLimited !== undefined)
+    blob(metrics, { [DIMENSION.rateLimitBucket]: record.rateLimited }, (m) =>
+      m.addMetric(METRIC.rateLimited, MetricUnit.Count, 1),
+    );
+  // Published only when it happens: any datapoint at all is the signal (the limiter is failing open).
+  if (record.rateLimitStoreUnavailable)
+    blob(metrics, {}, (m) => m.addMetric(METRIC.rateLimitStoreUnavailable, MetricUnit.Count, 1));
 }
 
 function publishSource(metrics: Metrics, source: SourceTally): void {

@@ -45,6 +45,10 @@ export class CallRecord {
   /** Set by a tool's lifecycle, then refined by a federated read's own report. */
   completeness?: CallCompleteness;
   readonly sources = new Map<string, SourceTally>();
+  /** The rate limit's bucket that refused the call, if one did. */
+  rateLimited?: 'principal' | 'tenant';
+  /** The rate limit's counters could not answer, and the call was admitted without them. */
+  rateLimitStoreUnavailable = false;
 
   constructor(startedAt: number) {
     this.startedAt = startedAt;

@@ -15,7 +15,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger as PowertoolsLogger } from '@aws-lambda-powertools/logger';
 import { Metrics } from '@aws-lambda-powertools/metrics';
 import type { Context } from 'aws-lambda';
-import type { CallAttributes, CallTelemetry, ToolTelemetryEvent } from '../../mcp/index.js';
+import type { CallAttributes, CallTelemetry, RateLimitEvent, ToolTelemetryEvent } from '../../mcp/index.js';
 import { CallRecord } from './call-record.js';
 import type { SourceTally } from './call-record.js';
 import { DEFAULT_NAMESPACE, DIMENSION, publishCallMetrics, UNKNOWN } from './call-metrics.js';
@@ -102,6 +102,14 @@ export class InvocationTelemetry {
     if (tally !== undefined) tally.localMatches += 1;
   }
 
+  /** The runtime's rate-limit report (`RateLimitOptions.onEvent`): a refusal, or counters that could not answer. */
+  readonly rateLimit = (event: RateLimitEvent): void => {
+    const record = this.#scope.getStore();
+    if (record === undefined) return;
+    if (event.kind === 'limited') record.rateLimited = event.bucket;
+    else record.rateLimitStoreUnavailable = true;
+  };
+
   /** One source cache sync finished: its metrics, published at once (a sync invocation is no call). */
   cacheSynced(report: SyncReport): void {
     try {
@@ -151,6 +159,7 @@ export class InvocationTelemetry {
         ...(record.session === undefined ? {} : { 'mcp.session.id': record.session }),
         [DIMENSION.status]: String(record.status ?? 0),
         ...(record.completeness === undefined ? {} : { [DIMENSION.completeness]: record.completeness }),
+        ...(record.rateLimited === undefined ? {} : { [DIMENSION.rateLimitBucket]: record.rateLimited }),
         duration_ms: durationMs,
       });
       publishCallMetrics(this.#metrics, record, durationMs);

@@ -57,6 +57,12 @@ export interface JwtVerifierSettings {
   clockToleranceSeconds?: number;
   /** Current time for `exp`/`nbf` (fixture vectors with a pinned clock). @default Date.now */
   clock?: () => number;
+  /**
+   * Claim naming the caller's tenant (`Principal.tenant`, pooled by the per-tenant rate limit). A token
+   * without it, or with anything but a non-empty string of at most 256 characters there, has no tenant.
+   * @default 'org_id'
+   */
+  tenantClaim?: string;
 }
 
 /**
@@ -73,6 +79,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const remote = 'reload' in keys ? keys : undefined;
   const clockTolerance = options.clockToleranceSeconds ?? 60;
   const requiredScope = options.requiredScope ?? BOS_READ_SCOPE;
+  const tenantClaim = options.tenantClaim ?? 'org_id';
 
   // The cold-start prefetch while it is in flight, settled either way (see `verify`).
   let prefetching: Promise<void> | undefined;
@@ -122,7 +129,10 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
       if (!scopes.includes(requiredScope)) {
         throw new AuthError('insufficient_scope', `The token lacks the ${requiredScope} scope.`);
       }
-      return { subject, scopes };
+      const tenant = (payload as Record<string, unknown>)[tenantClaim];
+      return typeof tenant === 'string' && tenant !== '' && tenant.length <= 256
+        ? { subject, scopes, tenant }
+        : { subject, scopes };
     },
   };
 }

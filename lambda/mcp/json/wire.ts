@@ -38,6 +38,11 @@ export interface Principal {
   subject: string;
   /** Granted OAuth scopes. */
   scopes: readonly string[];
+  /**
+   * The organisation the caller acts for, from the token claim the deployment names (`AUTH_TENANT_CLAIM`);
+   * absent when the token carries none. The per-tenant rate limit pools the requests of one tenant.
+   */
+  tenant?: string;
 }
 
 /**

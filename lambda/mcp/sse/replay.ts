@@ -57,7 +57,8 @@ export function replayBody(options: ReplayOptions): ReadableStream<Uint8Array> {
             controller.close();
             return;
           }
-          if (options.clock() - lastWrite >= options.keepaliveMs) {
+          // 0 turns keepalives off, as on a live stream; read as "every poll" it would spin without sleeping.
+          if (options.keepaliveMs > 0 && options.clock() - lastWrite >= options.keepaliveMs) {
             controller.enqueue(encodeFrame(commentFrame('keepalive')));
             lastWrite = options.clock();
             return;

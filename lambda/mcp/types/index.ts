@@ -11,3 +11,4 @@ export type * from './stores.js';
 export type * from './options.js';
 export type * from './telemetry.js';
 export type * from './tasks.js';
+export type * from './rate-limit.js';

@@ -10,6 +10,7 @@ import type {
 } from './stores.js';
 import type { TaskRuntimeOptions } from './tasks.js';
 import type { CallTelemetry } from './telemetry.js';
+import type { RateLimitOptions } from './rate-limit.js';
 
 /** Which implemented surfaces may be advertised (they are advertised only when also registered). */
 export interface CapabilityConfig {
@@ -136,6 +137,11 @@ export interface McpServerOptions {
     unsubscribe: (uri: string, ctx: McpRequestContext) => Promise<void>;
   };
   telemetry?: (event: ToolTelemetryEvent) => void;
+  /**
+   * Per-principal and per-tenant request limits on POST, GET and DELETE (docs/mcp-runtime.md "Rate limits"),
+   * counted for requests that carry a principal. @default none (no limit)
+   */
+  rateLimit?: RateLimitOptions;
   /** Receives each call's method, tool and protocol version (metrics and the call's log line). @default none */
   callTelemetry?: CallTelemetry;
   logger?: Logger;

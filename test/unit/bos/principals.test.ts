@@ -66,6 +66,33 @@ describe('JWT verifier', () => {
     });
   });
 
+  it('reads the tenant from the configured claim, and gives a token without a usable one no tenant', async () => {
+    const { auth } = await setup();
+    const byDefault = createJwtVerifier({ issuer: ISSUER, audience: ENDPOINT, jwks: auth.jwks });
+    const custom = createJwtVerifier({
+      issuer: ISSUER,
+      audience: ENDPOINT,
+      jwks: auth.jwks,
+      tenantClaim: 'tid',
+    });
+    const withOrg = await auth.mint('ada', { orgId: 'acme' });
+
+    assert.deepEqual(await byDefault.verify(withOrg), {
+      subject: 'ada',
+      scopes: ['bos.read'],
+      tenant: 'acme',
+    });
+    assert.deepEqual(await custom.verify(withOrg), { subject: 'ada', scopes: ['bos.read'] });
+    assert.deepEqual(await byDefault.verify(await auth.mint('ada', { orgId: '' })), {
+      subject: 'ada',
+      scopes: ['bos.read'],
+    });
+    assert.deepEqual(await byDefault.verify(await auth.mint('ada', { orgId: 'x'.repeat(257) })), {
+      subject: 'ada',
+      scopes: ['bos.read'],
+    });
+  });
+
   it('refuses a token for another audience, an expired token and a foreign key as invalid_token', async () => {
     const { auth, verifier } = await setup();
     const otherAudience = await auth.mint('dev-user', { audience: 'https://other.example.com/mcp' });

@@ -42,6 +42,57 @@ describe('environment configuration', () => {
     assert.equal(config.auth, undefined);
   });
 
+  it('turns the rate limits off unless configured, and reads them with their table and the tenant claim', () => {
+    assert.deepEqual(loadConfig({}).rateLimits, {
+      principal: 0,
+      tenant: 0,
+      windowSeconds: 60,
+      timeoutMs: 1000,
+    });
+
+    const config = loadConfig(
+      deployedEnv({
+        MCP_RATE_LIMIT_TABLE: 'bos-rate-limits',
+        MCP_RATE_LIMIT_PRINCIPAL: '300',
+        MCP_RATE_LIMIT_TENANT: '1500',
+        MCP_RATE_LIMIT_WINDOW_SECONDS: '10',
+        MCP_RATE_LIMIT_TIMEOUT_MS: '250',
+        AUTH_TENANT_CLAIM: 'https://example.com/claims/org',
+      }),
+    );
+
+    assert.deepEqual(config.rateLimits, {
+      tableName: 'bos-rate-limits',
+      principal: 300,
+      tenant: 1500,
+      windowSeconds: 10,
+      timeoutMs: 250,
+    });
+    assert.equal(config.auth?.tenantClaim, 'https://example.com/claims/org');
+    assert.equal(loadConfig(deployedEnv()).auth?.tenantClaim, 'org_id');
+  });
+
+  it('refuses a deployed rate limit without its shared table, limits out of range and a claim name with spaces', () => {
+    assert.deepEqual(problemsOf(deployedEnv({ MCP_RATE_LIMIT_PRINCIPAL: '10' })), [
+      'MCP_RATE_LIMIT_TABLE is required when deployed with a rate limit',
+    ]);
+    assert.deepEqual(
+      problemsOf(
+        deployedEnv({
+          MCP_RATE_LIMIT_TABLE: 'bos-rate-limits',
+          MCP_RATE_LIMIT_TENANT: '-1',
+          MCP_RATE_LIMIT_WINDOW_SECONDS: '0',
+          AUTH_TENANT_CLAIM: 'org id',
+        }),
+      ),
+      [
+        'MCP_RATE_LIMIT_TENANT must be a whole number from 0 to 1000000, got "-1"',
+        'MCP_RATE_LIMIT_WINDOW_SECONDS must be a whole number from 1 to 3600, got "0"',
+        'AUTH_TENANT_CLAIM must be a claim name of visible ASCII, got "org id"',
+      ],
+    );
+  });
+
   it('reads a full deployed environment', () => {
     // Act
     const config = loadConfig(
