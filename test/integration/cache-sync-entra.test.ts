@@ -17,29 +17,12 @@ import { baselineTable } from '../../lib/table-schemas.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { graphUser } from '../../local/providers/graph/users.js';
+import { baselineRecords as baseline, byId, liveListing } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
 const PREFIX = 'it-sync-entra-';
-
-/** A record without the time it was read: what a baseline and a live read must agree on. */
-const content = ({ observed_at: _observed, ...rest }: RawRecord) => rest;
-const byId = (records: readonly RawRecord[]) =>
-  [...records].sort((a, b) => a.external_id.localeCompare(b.external_id)).map(content);
-
-async function baseline(store: BaselineStore, sourceId: string): Promise<RawRecord[]> {
-  const out: RawRecord[] = [];
-  for await (const page of store.readPages(sourceId, 100, new AbortController().signal)) out.push(...page);
-  return out;
-}
-
-async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> {
-  const out: RawRecord[] = [];
-  const options = { signal: new AbortController().signal, deadline: Date.now() + 30_000 };
-  for await (const page of adapter.read({ operation: 'list_people' }, options)) out.push(...page);
-  return out;
-}
 
 describe('the source cache against the Graph replay', javaSuite(180_000), () => {
   let db: DynamoDbLocal | undefined;

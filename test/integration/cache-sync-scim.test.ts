@@ -18,22 +18,10 @@ import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
 import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { startScimServer } from '../../local/providers/scim/index.js';
 import type { ScimServer } from '../../local/providers/scim/index.js';
+import { baselineRecords, inIdOrder, liveListing } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 
 const PREFIX = 'it-sync-';
-
-async function baseline(store: BaselineStore): Promise<RawRecord[]> {
-  const out: RawRecord[] = [];
-  for await (const page of store.readPages('acme-scim', 100, new AbortController().signal)) out.push(...page);
-  return out;
-}
-
-async function live(adapter: SourceAdapter): Promise<RawRecord[]> {
-  const out: RawRecord[] = [];
-  const options = { signal: new AbortController().signal, deadline: Date.now() + 30_000 };
-  for await (const page of adapter.read({ operation: 'list_people' }, options)) out.push(...page);
-  return out.sort((a, b) => (a.external_id < b.external_id ? -1 : a.external_id > b.external_id ? 1 : 0));
-}
 
 const nowSecond = (): string =>
   new Date(Math.floor(Date.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
@@ -86,7 +74,10 @@ describe('the source cache against the local SCIM server', javaSuite(240_000), (
     // Assess
     assert.equal(full.result, 'full');
     assert.equal(full.written, 120);
-    assert.deepEqual(await baseline(store), await live(adapter));
+    assert.deepEqual(
+      inIdOrder(await baselineRecords(store, 'acme-scim')),
+      inIdOrder(await liveListing(adapter)),
+    );
 
     // Prepare: at the provider, one person added, one changed, one deleted
     const [first, second, third] = scim.people;
@@ -113,8 +104,8 @@ describe('the source cache against the local SCIM server', javaSuite(240_000), (
       asked.every((f) => typeof f === 'string' && f.startsWith('meta.lastModified ge ')),
       JSON.stringify(asked),
     );
-    const afterDelta = await baseline(store);
-    const oracle = await live(adapter);
+    const afterDelta = inIdOrder(await baselineRecords(store, 'acme-scim'));
+    const oracle = inIdOrder(await liveListing(adapter));
     // SCIM reports no deletions: until the next full sync the deleted person is still there, and only it.
     assert.deepEqual(
       afterDelta.filter((r) => r.external_id !== third.id),
@@ -130,7 +121,10 @@ describe('the source cache against the local SCIM server', javaSuite(240_000), (
     // Assess
     assert.equal(periodic.result, 'full');
     assert.equal(periodic.removed, 1);
-    assert.deepEqual(await baseline(store), await live(adapter));
+    assert.deepEqual(
+      inIdOrder(await baselineRecords(store, 'acme-scim')),
+      inIdOrder(await liveListing(adapter)),
+    );
     assert.equal((await store.readState('acme-scim'))?.recordCount, 120);
   });
 });

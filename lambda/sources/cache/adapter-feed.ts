@@ -12,7 +12,8 @@
  * margin covers a provider clock somewhat behind ours. Re-delivered records are idempotent upserts.
  *
  * Such providers report no deletions (`tombstones: false`): the sync's periodic full read and sweep remove
- * what is gone. A kind that marks people as gone (Okta's deprovisioned users) passes `isGone`.
+ * what is gone. A kind that marks people as gone (Okta's deprovisioned users) passes `isGone`: a delta applies
+ * them as deletes, a full read leaves them out (its sweep removes them).
  *
  * Resuming a full read: a listing cannot be re-entered mid-way on every kind (an LDAP paged-results cookie
  * lives in its connection), so the checkpoint counts the provider pages already stored; a resumed read skips
@@ -59,9 +60,11 @@ export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOp
         if (pages <= (resumed?.pages ?? 0)) continue;
         for (const record of page)
           if (latest === undefined || record.observed_at > latest) latest = record.observed_at;
+        // A full read only leaves gone records out: the sweep after it removes those the baseline held, so
+        // a provider that still lists its deprovisioned users does not count them as removed on every read.
         const batch: ChangeBatch = {
           upserts: page.filter((record) => !isGone(record)),
-          deletes: page.filter(isGone).map((record) => record.external_id),
+          deletes: watermark === undefined ? [] : page.filter(isGone).map((record) => record.external_id),
         };
         yield watermark === undefined ? { ...batch, checkpoint: JSON.stringify({ pages, start }) } : batch;
       }

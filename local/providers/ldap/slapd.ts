@@ -16,6 +16,7 @@ import { freeLoopbackPort } from '../free-port.js';
 import { seededPopulation } from '../population.js';
 import type { PopulationOptions, ProviderPerson } from '../population.js';
 import { setEntryBusy } from './busy.js';
+import type { DirectoryAdmin } from './busy.js';
 import {
   directoryLdif,
   LDAP_PARTNERS_DN,
@@ -61,6 +62,11 @@ export interface LocalSlapd {
    */
   readonly foreignBaseDn: string;
   readonly relay: LdapRelay;
+  /**
+   * The directory's administrator (the root DN, straight to slapd): how a test adds, changes and deletes
+   * entries over LDAP as an operator would. A local secret, never given to a source.
+   */
+  readonly admin: DirectoryAdmin;
   /**
    * Marks the first seeded person busy (slapo-retcode): every search under `baseDn` that reaches them
    * ends with result 51 busy, until called with `false`.
@@ -137,6 +143,11 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<LocalSlapd
     await stop();
     throw error;
   }
+  const admin: DirectoryAdmin = {
+    url: `ldap://127.0.0.1:${port}`,
+    rootDn: `cn=admin,${LDAP_SUFFIX}`,
+    rootPassword,
+  };
   return {
     url: `ldap://127.0.0.1:${relay.port}`,
     directUrl: `ldap://127.0.0.1:${port}`,
@@ -147,12 +158,8 @@ export async function startSlapd(options: SlapdOptions = {}): Promise<LocalSlapd
     contractor,
     foreignBaseDn: LDAP_PARTNERS_DN,
     relay,
-    setBusy: (busy) =>
-      setEntryBusy(
-        { url: `ldap://127.0.0.1:${port}`, rootDn: `cn=admin,${LDAP_SUFFIX}`, rootPassword },
-        `uid=${people[0]?.id ?? ''},${LDAP_PEOPLE_DN}`,
-        busy,
-      ),
+    admin,
+    setBusy: (busy) => setEntryBusy(admin, `uid=${people[0]?.id ?? ''},${LDAP_PEOPLE_DN}`, busy),
     stop,
   };
 }

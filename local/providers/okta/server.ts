@@ -17,6 +17,10 @@
  *   `errorLink`, `errorId`, `errorCauses`).
  *
  * Its bearer tokens are real: issued by the local `oidc-provider` for the org URL and verified with `jose`.
+ *
+ * Its population changes only through {@link OktaReplay.upsert} and {@link OktaReplay.remove}, which stand in
+ * for what an administrator does through Okta's admin API or console (create, update, deactivate, delete);
+ * the replay serves no write endpoint. As Okta does, a change stamps the user's `lastUpdated`.
  */
 import { randomUUID } from 'node:crypto';
 import { createBearerCheck } from '../oauth/bearer.js';
@@ -47,9 +51,17 @@ export interface OktaReplayOptions {
 export interface OktaReplay {
   /** The org URL (`http://127.0.0.1:<port>`), also the `aud` its tokens must carry. */
   readonly origin: string;
-  /** The people behind {@link users}, in the same order. */
+  /** The seeded people behind {@link users} as it started, in the same order. */
   readonly people: readonly ProviderPerson[];
+  /** The users it serves now, in listing order (changed by {@link upsert} and {@link remove}). */
   readonly users: readonly OktaUser[];
+  /**
+   * Creates a user, or replaces the one with the same `id` in place (an update or a lifecycle change such as
+   * `DEPROVISIONED`); stamps `lastUpdated` with the current time, as Okta does on every change.
+   */
+  upsert(user: OktaUser): OktaUser;
+  /** Deletes a user outright (Okta's delete of a deprovisioned user): it is no longer listed by any query. */
+  remove(id: string): void;
   readonly switches: ReplaySwitches;
   readonly seen: SeenRequest[];
   close(): Promise<void>;
@@ -66,8 +78,12 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
   let window = { reset: 0, used: 0 };
   const http = await startReplayHttpServer((exchange) => handle(exchange), options.port ?? 0);
   const origin = http.origin;
-  const users = people.map((p) => oktaUser(p, origin));
-  const foreign = people.map((p) => oktaUser(p, FOREIGN_ORG));
+  const users: OktaUser[] = people.map((p) => oktaUser(p, origin));
+  // The same user as another org would serve it (only its `_links` name the org).
+  const foreignOf = (u: OktaUser): OktaUser => ({
+    ...u,
+    _links: { self: { href: `${FOREIGN_ORG}/api/v1/users/${u.id}` } },
+  });
   const check = createBearerCheck({ issuer: options.issuer, jwksUrl: options.jwksUrl, audience: origin });
 
   // A throttled answer says none are left (`exhausted`), as the rate-limit headers of a real 429 do.
@@ -163,8 +179,8 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
       ))
     )
       return { status: 499 };
-    const source = switches.foreignIdentity ? foreign : users;
-    const found = source.filter((_, i) => matches(users[i]!));
+    const matching = users.filter(matches);
+    const found = switches.foreignIdentity ? matching.map(foreignOf) : matching;
     const links = [`<${url.href}>; rel="self"`];
     const linkTo = (next: { offset: number; empty: boolean }) => {
       const link = new URL(url);
@@ -186,7 +202,19 @@ export async function startOktaReplay(options: OktaReplayOptions): Promise<OktaR
     body: users,
   });
 
-  return { origin, people, users, switches, seen: http.seen, close: () => http.close() };
+  const upsert = (user: OktaUser): OktaUser => {
+    const stamped = { ...user, lastUpdated: new Date().toISOString() };
+    const at = users.findIndex((u) => u.id === user.id);
+    if (at === -1) users.push(stamped);
+    else users[at] = stamped;
+    return stamped;
+  };
+  const remove = (id: string): void => {
+    const at = users.findIndex((u) => u.id === id);
+    if (at !== -1) users.splice(at, 1);
+  };
+
+  return { origin, people, users, upsert, remove, switches, seen: http.seen, close: () => http.close() };
 }
 
 // Okta's `after` cursors are opaque; this one carries the next offset (and `e` for the empty page served

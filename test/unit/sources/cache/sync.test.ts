@@ -154,6 +154,28 @@ describe('a source’s sync', () => {
     );
   });
 
+  it('counts as removed by a full sync only the records that leave the baseline, not every deprovisioned user listed', async () => {
+    // Prepare: a provider that still lists two deprovisioned users beside one present user
+    const clock = { t: T0 };
+    const store = createMemoryBaselineStore(() => clock.t);
+    const gone = { attributes: { okta_status: 'DEPROVISIONED' } };
+    const { adapter } = provider([person(1), person(2, undefined, gone), person(3, undefined, gone)]);
+    const feed = adapterChangeFeed(adapter, {
+      now: () => clock.t,
+      isGone: (r) => r.attributes?.['okta_status'] === 'DEPROVISIONED',
+    });
+    // Act
+    const outcome = await syncSource(options(store, feed, clock));
+    // Assess: nothing was in the baseline, so nothing was removed
+    assert.equal(outcome.result, 'full');
+    assert.equal(outcome.written, 1);
+    assert.equal(outcome.removed, 0);
+    assert.deepEqual(
+      (await baseline(store)).map((r) => r.external_id),
+      ['u-001'],
+    );
+  });
+
   it('stops a full read at the deadline, and the next run resumes it to the same baseline as one uninterrupted read', async () => {
     // Prepare: 95 people in pages of 10; a read that pauses after the 4th page until the deadline passes
     const clock = { t: T0 };

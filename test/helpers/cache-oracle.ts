@@ -1,0 +1,83 @@
+/**
+ * The two sides of a source-cache oracle: what a source's baseline holds, and what a fresh live listing of the
+ * same adapter reads, put in one order. Where a provider gives each record its change time (SCIM, LDAP, Okta)
+ * the records must agree whole ({@link inIdOrder}); where `observed_at` is the time of the read (Graph), in
+ * everything else ({@link byId}).
+ */
+import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
+import { runFederation } from '../../lambda/federation/index.js';
+import type {
+  FederationResult,
+  RawRecord,
+  SourceAdapter,
+  SourceQuery,
+} from '../../lambda/federation/index.js';
+import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import { syncSource } from '../../lambda/sources/cache/index.js';
+import type { BaselineStore, ChangeFeed, SyncOutcome } from '../../lambda/sources/cache/index.js';
+import { baselineTable } from '../../lib/table-schemas.js';
+import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+
+/** A record without the time it was read: what a baseline and a live read must agree on. */
+export const content = ({ observed_at: _observed, ...rest }: RawRecord): Omit<RawRecord, 'observed_at'> =>
+  rest;
+
+/** Records by `external_id`. */
+export const inIdOrder = (records: readonly RawRecord[]): RawRecord[] =>
+  [...records].sort((a, b) => a.external_id.localeCompare(b.external_id));
+
+/** Records by `external_id`, without their read time. */
+export const byId = (records: readonly RawRecord[]): Omit<RawRecord, 'observed_at'>[] =>
+  inIdOrder(records).map(content);
+
+/** Every record of `sourceId`'s baseline. */
+export async function baselineRecords(store: BaselineStore, sourceId: string): Promise<RawRecord[]> {
+  const out: RawRecord[] = [];
+  for await (const page of store.readPages(sourceId, 100, new AbortController().signal)) out.push(...page);
+  return out;
+}
+
+/** A fresh `list_people` of `adapter`, straight from its provider. */
+export async function liveListing(adapter: SourceAdapter): Promise<RawRecord[]> {
+  const out: RawRecord[] = [];
+  const options = { signal: new AbortController().signal, deadline: Date.now() + 30_000 };
+  for await (const page of adapter.read({ operation: 'list_people' }, options)) out.push(...page);
+  return out;
+}
+
+/** A baseline store on its own table in a fresh DynamoDB Local. */
+export interface LocalBaseline {
+  readonly store: BaselineStore;
+  stop(): Promise<void>;
+}
+
+/** Starts DynamoDB Local with the baseline table (named with `prefix`) and the store on it. */
+export async function startLocalBaseline(prefix: string): Promise<LocalBaseline> {
+  const db = await startDynamoDbLocal({ tables: { schemas: [baselineTable], prefix } });
+  const client = createDynamoDbClient({ endpoint: db.endpoint, requestTimeoutMs: 10_000 });
+  const store = new DynamoDbBaselineStore<RawRecord>({
+    client,
+    tableName: `${prefix}${baselineTable.id}`,
+    indexKeys: baselineIndexKeys,
+  });
+  return {
+    store,
+    async stop() {
+      client.destroy();
+      await db.stop();
+    },
+  };
+}
+
+/** One read of `source` alone through the federation engine, as a call would run it. */
+export const federatedRead = (source: SourceAdapter, query: SourceQuery): Promise<FederationResult> =>
+  runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
+
+/** One sync of `sourceId` from `feed`, with a full read due once the last is `fullEveryMs` old (0: now). */
+export const syncOnce = (
+  sourceId: string,
+  store: BaselineStore,
+  feed: ChangeFeed,
+  fullEveryMs: number,
+): Promise<SyncOutcome> =>
+  syncSource({ sourceId, store, feed, owner: 'oracle', stopAt: Date.now() + 60_000, fullEveryMs });
