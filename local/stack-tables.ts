@@ -13,8 +13,8 @@ import {
   UpdateTimeToLiveCommand,
 } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../lambda/aws/index.js';
-import { tableSchemas } from '../lib/table-schemas.js';
-import { startDynamoDbLocal } from './dynamodb-local.js';
+import { baselineTable, tableSchemas } from '../lib/table-schemas.js';
+import { createTables, startDynamoDbLocal } from './dynamodb-local.js';
 import type { DynamoDbLocal, DynamoDbLocalEvent } from './dynamodb-local.js';
 import { describeError, log } from './log.js';
 import { loadLocalTemplate } from './local-template.js';
@@ -117,7 +117,7 @@ function logDynamoDbEvent(event: DynamoDbLocalEvent): void {
 
 /**
  * Starts DynamoDB Local (free port, data in a temporary folder removed on stop) and creates every table of
- * the synthesized template. It is supervised: if Java dies, the stack logs it and starts it again on the same
+ * the synthesized template, plus the source cache's baseline table (`BOS_BASELINE_TABLE`). It is supervised: if Java dies, the stack logs it and starts it again on the same
  * port with the same files, so tables, the seeded directory, sessions and replayable streams survive; calls
  * made while it is down get the outage answer (503, `Retry-After`). The directory table gets `document` (the
  * embedded demo directory unless given).
@@ -137,7 +137,15 @@ export async function startLocalTables(document?: DirectoryDocument): Promise<Lo
   ]);
   try {
     const { tables, functions } = readTemplateTables(template);
-    await createTemplateTables(local.endpoint, tables);
+    // The source cache's table is opt-in when deployed (`-c sourceCache=true`) but always on locally, so the
+    // demo's cached sources have their baselines; it is built from its one definition, GSIs included.
+    const isBaseline = (table: TemplateTable): boolean =>
+      table.environmentVariables.includes(baselineTable.envVar);
+    await createTemplateTables(
+      local.endpoint,
+      tables.filter((table) => !isBaseline(table)),
+    );
+    const [baselineName] = await createTables(local.endpoint, [baselineTable], LOCAL_TABLE_PREFIX);
     const environment: Record<string, string> = {};
     const fn = platformFunction({ tables, functions });
     const names = new Map(tables.map((table) => [table.logicalId, localTableName(table)]));
@@ -146,6 +154,7 @@ export async function startLocalTables(document?: DirectoryDocument): Promise<Lo
       if (value.kind === 'literal') environment[name] = value.value;
       else if (value.kind === 'table') environment[name] = names.get(value.logicalId) ?? '';
     }
+    if (baselineName !== undefined) environment[baselineTable.envVar] = baselineName;
     environment.AWS_ENDPOINT_URL_DYNAMODB = local.endpoint;
     // The platform reads its directory from BOS_DIRECTORY_TABLE: load the embedded demo directory into it.
     const directory = environment.BOS_DIRECTORY_TABLE;

@@ -15,6 +15,7 @@ import type { DirectoryDocument } from '../lambda/bos/index.js';
 import { startDemoProviders } from './providers/demo.js';
 import type { DynamoDbLocal } from './dynamodb-local.js';
 import { startLocalTables } from './stack-tables.js';
+import { startCacheSyncSchedule } from './cache-sync-schedule.js';
 import { log } from './log.js';
 import { PLATFORM_HANDLER_ENTRY, fromRepo } from './paths.js';
 import { type RestFront, type RestFrontOptions, startRestFront } from './rest-front/index.js';
@@ -102,6 +103,12 @@ export interface StackOptions {
    * `providers`. @default the demo directory
    */
   directory?: DirectoryDocument;
+  /**
+   * Sync the directory's cached sources (docs/cache.md) through the Invoke API before returning, then every
+   * minute until closed, as the deployed schedule does (`npm start` does). Needs `dynamodb`.
+   * @default the value of `providers`
+   */
+  cacheSync?: boolean;
   /** Receives each line the function prints. @default copied to stderr */
   onFunctionLog?: (entry: { slot: number; stream: 'stdout' | 'stderr'; line: string }) => void;
 }
@@ -143,6 +150,9 @@ export interface LocalStack {
 
 /** The local function's name (`AWS_LAMBDA_FUNCTION_NAME` in its runtimes). */
 const FUNCTION_NAME = 'bos-mcp-platform';
+
+/** How often the local stack sends the source cache's sync event (the shortest `refresh` a source may ask). */
+const CACHE_SYNC_INTERVAL_MS = 60_000;
 
 /** The entries of `record` whose names start with `prefix`. */
 function pick(record: Readonly<Record<string, string>>, prefix: string): Record<string, string> {
@@ -284,6 +294,14 @@ export async function startStack(options: StackOptions = {}): Promise<LocalStack
     });
     started.pool = running;
     cleanups.push(() => running.close());
+    if ((options.cacheSync ?? options.providers === true) && environment.BOS_BASELINE_TABLE !== undefined) {
+      const schedule = await startCacheSyncSchedule({
+        invokeUrl: invokeApi.url,
+        functionName: FUNCTION_NAME,
+        intervalMs: CACHE_SYNC_INTERVAL_MS,
+      });
+      cleanups.push(() => schedule.stop());
+    }
     log('info', 'local stack started', {
       url,
       runtimes: options.poolSize ?? 4,

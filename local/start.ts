@@ -95,6 +95,7 @@ try {
     ...(own === undefined
       ? { providers: true, activeDirectory: true }
       : { directory: own.document, env: own.environment }),
+    cacheSync: true,
     ...frontOptions,
     ...(concurrency !== undefined && { concurrency }),
   });

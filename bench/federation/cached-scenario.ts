@@ -40,11 +40,10 @@ function scimDirectory(baseUrl: string, cached: boolean): DirectoryDocument {
     ),
   };
   const document = demoDirectoryWithProviders({ scim: { baseUrl } }, withoutFixtures);
-  if (!cached) return document;
   return {
     ...document,
-    sources: document.sources.map((source) =>
-      source.source_id === 'acme-scim'
+    sources: document.sources.map(({ cache: _demoCache, ...source }) =>
+      source.source_id === 'acme-scim' && cached
         ? { ...source, cache: { enabled: true, refresh: 'PT15M', max_staleness: 'PT1H' } }
         : source,
     ),

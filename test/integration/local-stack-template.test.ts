@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { DescribeTableCommand, DescribeTimeToLiveCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoDbClient } from '../../lambda/aws/index.js';
+import { baselineTable } from '../../lib/table-schemas.js';
 import { loadLocalTemplate } from '../../local/local-template.js';
 import { localTableName, startLocalTables } from '../../local/stack-tables.js';
 import type { LocalTables } from '../../local/stack-tables.js';
@@ -48,6 +49,37 @@ describe('local tables and environment from the synthesized template', { timeout
         const ttl = await client.send(new DescribeTimeToLiveCommand({ TableName }));
         assert.equal(ttl.TimeToLiveDescription?.AttributeName, table.timeToLiveAttribute, TableName);
       }
+    } finally {
+      client.destroy();
+    }
+  });
+
+  it('creates the source cache’s baseline table with its indexes and names it in BOS_BASELINE_TABLE', async (t) => {
+    if (skipReason !== undefined) return t.skip(skipReason);
+    const TableName = local!.environment[baselineTable.envVar];
+    assert.equal(TableName, `bos-mcp-local-${baselineTable.id}`);
+    const client = createDynamoDbClient({ endpoint: local!.endpoint, requestTimeoutMs: 10_000 });
+    try {
+      const { Table } = await client.send(new DescribeTableCommand({ TableName }));
+      assert.deepEqual(
+        (Table?.KeySchema ?? []).map((key) => [key.AttributeName, key.KeyType]),
+        [
+          ['pk', 'HASH'],
+          ['sk', 'RANGE'],
+        ],
+      );
+      assert.deepEqual(
+        (Table?.GlobalSecondaryIndexes ?? [])
+          .map((index) => [
+            index.IndexName,
+            index.KeySchema?.[0]?.AttributeName,
+            index.Projection?.ProjectionType,
+          ])
+          .sort(),
+        (baselineTable.globalSecondaryIndexes ?? [])
+          .map((index) => [index.name, index.partitionKey.name, 'ALL'])
+          .sort(),
+      );
     } finally {
       client.destroy();
     }

@@ -48,6 +48,8 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
     stack = await startStack({
       port,
       providers: true,
+      // Every provider is read live here (no baseline is synced), so each adapter's own source metrics show.
+      cacheSync: false,
       bundleDir: '.local/test-bundles/telemetry-output',
       poolSize: 1,
       timeoutSeconds: 60,

@@ -26,6 +26,12 @@ export const DEMO_ENTRA_CREDENTIAL_REF = 'ACME_ENTRA_CLIENT_SECRET';
  */
 export const DEMO_PROVIDER_TIMEOUT_MS = 10_000;
 
+/**
+ * The source cache of the demo's SCIM and Entra sources (docs/cache.md): the local stack syncs them at start and
+ * every minute, so a search streams their baseline pages first and then applies their changes.
+ */
+export const DEMO_SOURCE_CACHE = { enabled: true, refresh: 'PT1M', max_staleness: 'PT15M' } as const;
+
 /** Where the running local providers are. */
 export interface DemoProviders {
   readonly scim?: { readonly baseUrl: string };
@@ -57,6 +63,7 @@ export function demoProviderSources(providers: DemoProviders): SourceDefinition[
       adapter: 'scim',
       options: { base_url: providers.scim.baseUrl, timeout_ms: DEMO_PROVIDER_TIMEOUT_MS },
       credential_ref: DEMO_SCIM_CREDENTIAL_REF,
+      cache: DEMO_SOURCE_CACHE,
     });
   if (providers.ldap !== undefined)
     sources.push({
@@ -99,6 +106,7 @@ export function demoProviderSources(providers: DemoProviders): SourceDefinition[
         timeout_ms: DEMO_PROVIDER_TIMEOUT_MS,
       },
       credential_ref: DEMO_ENTRA_CREDENTIAL_REF,
+      cache: DEMO_SOURCE_CACHE,
     });
   return sources;
 }

@@ -9,11 +9,16 @@ import { loadConfig } from '../../../lambda/aws/index.js';
 import {
   createMemoryDirectoryItems,
   DEMO_DIRECTORY_DOCUMENT,
+  demoDirectoryWithProviders,
   documentToItems,
   parseDirectoryDocument,
 } from '../../../lambda/bos/index.js';
 import type { SourceDefinition } from '../../../lambda/bos/index.js';
-import { itemToSourceDefinition, parseIsoDuration } from '../../../lambda/bos/directory/index.js';
+import {
+  itemToSourceDefinition,
+  parseIsoDuration,
+  sourceCacheMillis,
+} from '../../../lambda/bos/directory/index.js';
 import { composeSources } from '../../../lambda/handlers/compose-sources.js';
 import type { Logger } from '../../../lambda/mcp/index.js';
 
@@ -140,5 +145,36 @@ describe('the cache policy on a source spec', () => {
     const composed = composeSources(loadConfig({}), {}, quiet, { items });
     await composed.refresh();
     assert.deepEqual(composed.specOf('cached')?.cache, { refreshMs: 300_000, maxStalenessMs: 3_600_000 });
+  });
+});
+
+describe('the demo directory with the local providers', () => {
+  it('caches acme-scim and acme-entra, refreshed every minute, and reads every other source live', () => {
+    const document = parseDirectoryDocument(
+      JSON.parse(
+        JSON.stringify(
+          demoDirectoryWithProviders({
+            scim: { baseUrl: 'http://127.0.0.1:1/scim/v2' },
+            ldap: { url: 'ldap://127.0.0.1:2', baseDn: 'ou=people,dc=acme,dc=test', bindDn: 'cn=reader' },
+            entra: {
+              tenantId: 'tenant',
+              clientId: 'client',
+              graphUrl: 'http://127.0.0.1:3/v1.0',
+              tokenUrl: 'http://127.0.0.1:4/token',
+              resource: 'https://graph.microsoft.com',
+            },
+          }),
+        ),
+      ),
+    );
+    const cached = Object.fromEntries(
+      document.sources.flatMap((source) =>
+        source.cache?.enabled === true ? [[source.source_id, sourceCacheMillis(source.cache)]] : [],
+      ),
+    );
+    assert.deepEqual(cached, {
+      'acme-scim': { refreshMs: 60_000, maxStalenessMs: 900_000 },
+      'acme-entra': { refreshMs: 60_000, maxStalenessMs: 900_000 },
+    });
   });
 });
