@@ -74,7 +74,7 @@ export function demoDirectoryDocument(): DirectoryDocument {
 
 /**
  * A fresh random value for every credential the document's sources name, as the function environment
- * `BOS_SECRET_<NAME>` the local credential resolver reads (docs/bos.md "Source credentials by name"). The
+ * `BOS_SECRET_<NAME>` the local credential resolver reads (docs/directory.md "Source credentials by name"). The
  * local stack passes them to the function on each start, so the demo really resolves a credential
  * (`acme-crm` → `BOS_SECRET_ACME_CRM_TOKEN`); nothing is written to disk.
  */

@@ -26,8 +26,8 @@ export const OPTION_DOCS: readonly OptionDoc[] = [
   { kind: 'ldap', file: 'docs/adapters.md', fields: LDAP_OPTIONS.fields },
   { kind: 'entra', file: 'docs/adapters.md', fields: ENTRA_OPTIONS.fields },
   { kind: 'okta', file: 'docs/adapters.md', fields: OKTA_OPTIONS.fields },
-  { kind: 'http-json', file: 'docs/adapters.md', fields: HTTP_JSON_OPTIONS.fields },
-  { kind: 'fixture', file: 'docs/bos.md', fields: FIXTURE_OPTIONS.fields },
+  { kind: 'http-json', file: 'docs/adapter-http-json.md', fields: HTTP_JSON_OPTIONS.fields },
+  { kind: 'fixture', file: 'docs/directory.md', fields: FIXTURE_OPTIONS.fields },
 ];
 
 /** The columns of every option table. */
