@@ -5,7 +5,7 @@
  */
 import type { RawRecord, SourceAdapter, SourceQuery, SourceRef } from '../../lambda/federation/index.js';
 import { matchRecords } from '../../lambda/sources/index.js';
-import { createMemoryBaselineStore } from '../../lambda/sources/cache/index.js';
+import { createMemoryBaselineStore } from './memory-baseline-store.js';
 import type {
   BaselineLookup,
   BaselineState,

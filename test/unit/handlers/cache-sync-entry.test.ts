@@ -17,7 +17,7 @@ import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
 import type { SyncInvocation } from '../../../lambda/handlers/compose-entry.js';
 import { composeSources } from '../../../lambda/handlers/compose-sources.js';
 import type { Logger } from '../../../lambda/mcp/index.js';
-import { createMemoryBaselineStore } from '../../../lambda/sources/cache/index.js';
+import { createMemoryBaselineStore } from '../../helpers/memory-baseline-store.js';
 import { installFakeAwsLambda } from '../../helpers/fake-awslambda.js';
 import { FakeResponseStream, parseStreamedResponse } from '../../helpers/fake-response-stream.js';
 import { linesAt, withLogLines } from '../../helpers/log-lines.js';

@@ -13,7 +13,6 @@ import type {
 } from '../../../../lambda/federation/index.js';
 import {
   adapterChangeFeed,
-  createMemoryBaselineStore,
   runSyncs,
   syncSource,
   WatermarkExpiredError,
@@ -21,6 +20,7 @@ import {
 import type { BaselineStore, ChangeBatch, ChangeFeed } from '../../../../lambda/sources/cache/index.js';
 import { createFixtureSource } from '../../../../lambda/sources/index.js';
 import type { SourceSpec } from '../../../../lambda/sources/index.js';
+import { createMemoryBaselineStore } from '../../../helpers/memory-baseline-store.js';
 
 const T0 = Date.parse('2026-12-06T12:00:00.000Z');
 

@@ -3,8 +3,19 @@
  * semantics as the DynamoDB store (records in external-id order, lookups by the identity keys, a lease that
  * expires, sweep by sync id). Not for production: it lives as long as the process.
  */
-import { compareText, normaliseEmail, normalisePhone, singleKeyRecordRef } from '../../federation/index.js';
-import type { BaselineLookup, BaselineRecord, BaselineState, BaselineStore, SyncLease } from './port.js';
+import {
+  compareText,
+  normaliseEmail,
+  normalisePhone,
+  singleKeyRecordRef,
+} from '../../lambda/federation/index.js';
+import type {
+  BaselineLookup,
+  BaselineRecord,
+  BaselineState,
+  BaselineStore,
+  SyncLease,
+} from '../../lambda/sources/cache/index.js';
 
 interface Entry {
   record: BaselineRecord;
