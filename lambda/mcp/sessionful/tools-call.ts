@@ -20,7 +20,7 @@ import type { Runtime } from '../runtime.js';
 import { SessionKey } from '../sessions/session-manager.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import { bufferedToolContext, preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type {
   JsonObject,
@@ -212,17 +212,10 @@ function stalledSignal(signal: AbortSignal | undefined): { signal?: AbortSignal;
 }
 
 /** A streaming context whose stream powers are no-ops (shouldStream said no, or inside a batch). */
-function bufferedStreamingContext(base: McpRequestContext): StreamingToolContext {
-  return {
-    ...base,
-    progress: () => undefined,
-    log: () => undefined,
-    notify: () => undefined,
-    comment: () => undefined,
-    ready: () => Promise.resolve(),
-    request: () => Promise.reject(new Error('server-to-client requests need an SSE response')),
-  };
-}
+const bufferedStreamingContext = (base: McpRequestContext): StreamingToolContext =>
+  bufferedToolContext(base, () =>
+    Promise.reject(new Error('server-to-client requests need an SSE response')),
+  );
 
 function streamingContext(
   rt: Runtime,

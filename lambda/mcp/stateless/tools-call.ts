@@ -12,7 +12,7 @@ import { errorJson, isObject, resultJson } from '../json/json-rpc.js';
 import type { Runtime } from '../runtime.js';
 import { SseStream } from '../sse/index.js';
 import { logThreshold, toolEmitters } from '../sse/tool-emitters.js';
-import { preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
+import { bufferedToolContext, preflight, runTool, toolRunOptions } from '../tools/tool-runner.js';
 import type { ToolOutcome } from '../tools/tool-runner.js';
 import type { Responder } from '../http/http-responses.js';
 import type { ToolEntry } from '../registries/tools.js';
@@ -201,17 +201,8 @@ function noServerRequests(): Promise<JsonObject> {
   );
 }
 
-function bufferedContext(base: McpRequestContext): StreamingToolContext {
-  return {
-    ...base,
-    progress: () => undefined,
-    log: () => undefined,
-    notify: () => undefined,
-    comment: () => undefined,
-    ready: () => Promise.resolve(),
-    request: noServerRequests,
-  };
-}
+const bufferedContext = (base: McpRequestContext): StreamingToolContext =>
+  bufferedToolContext(base, noServerRequests);
 
 function streamingContext(
   base: McpRequestContext,

@@ -21,6 +21,7 @@ import type {
   Logger,
   McpInvocationContext,
   McpRequestContext,
+  StreamingToolContext,
   StreamingToolOptions,
   ToolResult,
   ToolTelemetryEvent,
@@ -176,4 +177,23 @@ export async function preflight(
     }
     return { ok: false, error: wire };
   }
+}
+
+/**
+ * A streaming context whose stream powers are no-ops, for a call answered as one JSON body (or inside a batch);
+ * `request` is how the shape refuses a server-to-client request there.
+ */
+export function bufferedToolContext(
+  base: McpRequestContext,
+  request: StreamingToolContext['request'],
+): StreamingToolContext {
+  return {
+    ...base,
+    progress: () => undefined,
+    log: () => undefined,
+    notify: () => undefined,
+    comment: () => undefined,
+    ready: () => Promise.resolve(),
+    request,
+  };
 }
