@@ -13,6 +13,7 @@ export {
   METRICS_NAMESPACE,
   METRICS_SERVICE,
   PLATFORM_METRICS,
+  CACHE_METRICS,
   insightsByGroup,
   searchExpression,
 } from './platform-metrics.js';

@@ -40,6 +40,20 @@ export const PLATFORM_METRICS = {
   coldStart: { name: 'ColdStart', dimensions: ['function_name'] },
 } as const satisfies Record<string, PlatformMetric>;
 
+/**
+ * The source cache sync's metrics (`lambda/aws/telemetry/sync-metrics.ts`), per source; the staleness once
+ * more under `service` alone, which the one `BaselineStale` alarm reads whatever each source's max_staleness.
+ */
+export const CACHE_METRICS = {
+  syncDuration: { name: 'CacheSyncDuration', dimensions: SOURCE },
+  recordsWritten: { name: 'CacheSyncRecordsWritten', dimensions: SOURCE },
+  recordsRemoved: { name: 'CacheSyncRecordsRemoved', dimensions: SOURCE },
+  syncFailures: { name: 'CacheSyncFailures', dimensions: SOURCE },
+  baselineAge: { name: 'CacheBaselineAge', dimensions: SOURCE },
+  baselineStaleness: { name: 'CacheBaselineStaleness', dimensions: SOURCE },
+  baselineStalenessOverall: { name: 'CacheBaselineStaleness', dimensions: [] },
+} as const satisfies Record<string, PlatformMetric>;
+
 /** Where a metric's series are found: the namespace, the service, and the function (for cold starts). */
 export interface MetricScope {
   readonly namespace: string;

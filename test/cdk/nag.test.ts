@@ -93,6 +93,7 @@ const platform = synthWithNag((app) => {
   addStack(app, {
     stage: 'prod',
     tracing: true,
+    sourceCache: { kmsKeyArn: 'arn:aws:kms:eu-west-1:111122223333:key/11111111-2222-3333-4444-555555555555' },
     webAclArn: 'arn:aws:wafv2:eu-west-1:111122223333:regional/webacl/bos/abc',
     alarmTopicArn: 'arn:aws:sns:eu-west-1:111122223333:ops',
     customDomain: {
@@ -106,6 +107,29 @@ describe('cdk-nag AwsSolutions', () => {
   it('finds nothing unacknowledged, error or warning, in the default dev stack and the full prod stack', () => {
     assert.deepEqual(describeViolations(platform.report), []);
     assert.equal(platform.error, undefined);
+  });
+
+  it('finds nothing in a stack with the source cache on an AWS owned key, and acknowledges nothing for it', () => {
+    let cacheApp: App | undefined;
+    const cached = synthWithNag((app) => {
+      cacheApp = app;
+      addStack(app, {
+        stage: 'cache',
+        webAclArn: 'arn:aws:wafv2:eu-west-1:111122223333:regional/webacl/bos/abc',
+        sourceCache: {},
+      });
+    });
+    assert.deepEqual(describeViolations(cached.report), []);
+    assert.equal(cached.error, undefined);
+    const underCache = (cacheApp?.node.findAll() ?? []).filter(
+      (construct) =>
+        construct.node.path.includes('/SourceCache') &&
+        construct.node.metadata.some((entry) => entry.type === Validations.ACKNOWLEDGED_RULES_METADATA_KEY),
+    );
+    assert.deepEqual(
+      underCache.map((construct) => construct.node.path),
+      [],
+    );
   });
 
   it('gives every acknowledgement a concrete reason of its own', () => {
