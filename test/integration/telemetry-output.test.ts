@@ -13,9 +13,11 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { DEMO_PEOPLE_CONTEXT_HANDLE } from '../../lambda/bos/index.js';
+import { CACHE_METRICS } from '../../lib/index.js';
 import { startStack } from '../../local/stack.js';
 import type { LocalStack } from '../../local/stack.js';
 import { postStateless, statelessMeta } from '../helpers/bos-stack.js';
+import { messagesOf, pairKey, parseSse } from '../helpers/bos-stream.js';
 import { emfBlobs, emfMetrics, emfProblems } from '../helpers/emf.js';
 import type { EmfMetric } from '../helpers/emf.js';
 import { freePort } from '../helpers/free-port.js';
@@ -24,6 +26,35 @@ import { findLeaks, MIN_NEEDLE_LENGTH, tokenNeedles } from '../helpers/leak-scan
 import type { Needle } from '../helpers/leak-scanner.js';
 
 const REQUEST_STATE_SECRET = `rss-${randomBytes(24).toString('hex')}`;
+
+/** Per source of a streamed read (`type/identity`): its pages, records, page origins and error code. */
+function sourcesRead(
+  text: string,
+): Map<string, { type: string; pages: number; records: number; origins: Set<string>; error?: string }> {
+  const read = new Map<
+    string,
+    { type: string; pages: number; records: number; origins: Set<string>; error?: string }
+  >();
+  for (const message of messagesOf(parseSse(text))) {
+    const params = message.params;
+    if (message.method !== 'notifications/bos/source_result' || params === undefined) continue;
+    const key = pairKey(params.source);
+    const source = read.get(key) ?? {
+      type: params.source.source_type,
+      pages: 0,
+      records: 0,
+      origins: new Set(),
+    };
+    read.set(key, source);
+    if (params.status === 'page') {
+      source.pages += 1;
+      source.records += params.records.length;
+      const origin = (params as { _meta?: Record<string, unknown> })._meta?.['bos/page_origin'];
+      source.origins.add(typeof origin === 'string' ? origin : 'live');
+    } else if (params.status === 'error') source.error = params.error?.code ?? 'unknown';
+  }
+  return read;
+}
 
 /** Every email, phone number and display name in a response body (pages and final result). */
 function personalValues(text: string): Needle[] {
@@ -42,19 +73,45 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
   const lines: string[] = [];
   let body = '';
   let linesAfterRead = 0;
+  const waiters = new Set<{ done: () => boolean }>();
+  /** Resolves once `ready()` holds for the lines printed so far (checked as each line arrives). */
+  const untilLines = (ready: () => boolean, timeoutMs: number): Promise<void> =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => {
+        waiters.delete(waiter);
+        reject(new Error(`the function's lines never met the condition (${lines.length} lines)`));
+      }, timeoutMs);
+      const waiter = {
+        done: () => {
+          if (!ready()) return false;
+          clearTimeout(timer);
+          resolve();
+          return true;
+        },
+      };
+      if (!waiter.done()) waiters.add(waiter);
+    });
+  const published = (name: string): EmfMetric[] =>
+    emfBlobs(lines)
+      .flatMap((blob) => emfMetrics(blob))
+      .filter((m) => m.name === name);
 
   before(async () => {
     const port = await freePort();
     stack = await startStack({
       port,
       providers: true,
-      // Every provider is read live here (no baseline is synced), so each adapter's own source metrics show.
-      cacheSync: false,
+      // As `npm start` runs it: acme-scim and acme-entra are synced before the stack is ready, so their reads
+      // answer from the baseline and the sync invocation's own metrics are printed too.
+      cacheSync: true,
       bundleDir: '.local/test-bundles/telemetry-output',
       poolSize: 1,
       timeoutSeconds: 60,
       env: { MCP_REQUEST_STATE_SECRET: REQUEST_STATE_SECRET, BOS_FIXTURE_LATENCY_SCALE: '0.25' },
-      onFunctionLog: ({ line }) => lines.push(line),
+      onFunctionLog: ({ line }) => {
+        lines.push(line);
+        for (const waiter of [...waiters]) if (waiter.done()) waiters.delete(waiter);
+      },
     });
     const token = stack.devTokens?.['dev-user'] ?? assert.fail('the stack minted no dev-user token');
     const response = await postStateless(stack.url, {
@@ -76,10 +133,18 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
       /^text\/event-stream/,
       `${response.status} ${body.slice(0, 300)}`,
     );
-    // The call's metrics are published when the invocation ends, just after the body: wait for them.
-    const until = Date.now() + 30_000;
-    while (!lines.some((l) => l.includes('"ToolCalls"')) && Date.now() < until)
-      await new Promise((resolve) => setTimeout(resolve, 100));
+    // The call's metrics are published when the invocation ends, just after the body, and reach this process
+    // through the runtime's output pipe, a line at a time. `ToolCalls` is printed before the per-source lines,
+    // so it is no sign that they arrived: wait for one per-source line for each source the stream delivered,
+    // and one per error code for each source that failed in it.
+    const read = sourcesRead(body);
+    await untilLines(
+      () =>
+        published('SourcePages').length >= read.size &&
+        published('SourceErrors').filter((m) => m.dimensions['error.type'] !== undefined).length >=
+          [...read.values()].filter((s) => s.error !== undefined).length,
+      30_000,
+    );
     linesAfterRead = lines.length;
   });
 
@@ -132,6 +197,46 @@ describe('telemetry of a federated read through the local stack', javaSuite(600_
     const [records] = find('SourceRecords', { 'source.id': 'acme-scim' });
     assert.ok(typeof records?.value === 'number' && records.value > 0, 'acme-scim delivered records');
     assert.equal(find('SourceFirstPageTime', { 'source.id': 'acme-scim' }).length, 1);
+  });
+
+  it('publishes a source answered from its baseline like a live one: its pages and records as the client got them', () => {
+    const read = sourcesRead(body);
+    const scim = [...read.values()].find((s) => s.type === 'scim');
+    assert.ok(scim !== undefined, 'acme-scim was read');
+    assert.ok(
+      scim.origins.has('cache_baseline'),
+      `acme-scim pages came from ${[...scim.origins].join(', ')}`,
+    );
+    for (const source of read.values()) {
+      const where = { 'source.type': source.type };
+      // A real adapter's records carry its kind as their source type, and the context reads one source of
+      // each; the fixture sources' types are their own (`hr`, `archive`, …), their metrics say `fixture`.
+      if (!['scim', 'ldap', 'entra'].includes(source.type)) continue;
+      assert.deepEqual(
+        ['SourcePages', 'SourceRecords'].map((name) => find(name, where).map((m) => m.value)),
+        [[source.pages], [source.records]],
+        `${source.type}: pages and records as streamed`,
+      );
+    }
+    assert.ok(scim.records > 0, 'acme-scim delivered records');
+  });
+
+  it('publishes the sync invocation’s per-source metrics under the names the CDK dashboard and alarm read', () => {
+    const key = (name: string, dimensions: readonly string[]) =>
+      `${name}{${[...dimensions].sort().join(',')}}`;
+    const sync = metrics().filter((m) => m.name.startsWith('Cache'));
+    const cached = new Set(sync.map((m) => m.dimensions['source.id']).filter((id) => id !== undefined));
+    assert.deepEqual([...cached].sort(), ['acme-entra', 'acme-scim']);
+    assert.deepEqual(
+      [...new Set(sync.map((m) => key(m.name, Object.keys(m.dimensions))))].sort(),
+      Object.values(CACHE_METRICS)
+        .map((m) => key(m.name, [...m.dimensions, 'service']))
+        .sort(),
+    );
+    assert.deepEqual(
+      find('CacheSyncFailures', {}).map((m) => m.value),
+      [0, 0],
+    );
   });
 
   it('writes one call line with the OpenTelemetry MCP keys and a hashed session, never a raw one', () => {
