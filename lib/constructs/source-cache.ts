@@ -20,7 +20,14 @@ import type { MetricScope } from './platform-metrics.js';
 export const CACHE_SYNC_EVENT = { kind: 'bos.cache.sync' } as const;
 
 /** The DynamoDB calls of `DynamoDbBaselineStore` on the table itself. */
-export const BASELINE_ACTIONS = ['GetItem', 'Query', 'UpdateItem', 'BatchWriteItem'] as const;
+export const BASELINE_ACTIONS = [
+  'GetItem',
+  'Query',
+  'PutItem',
+  'UpdateItem',
+  'DeleteItem',
+  'BatchWriteItem',
+] as const;
 /** Its calls on the indexes: a lookup by record ref, email or phone is a Query, nothing else. */
 export const BASELINE_INDEX_ACTIONS = ['Query'] as const;
 /**

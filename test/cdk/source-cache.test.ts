@@ -73,7 +73,14 @@ describe('the source cache stack', () => {
       grants.map((s) => [s.Action, render(s.Resource)]),
       [
         [
-          ['dynamodb:GetItem', 'dynamodb:Query', 'dynamodb:UpdateItem', 'dynamodb:BatchWriteItem'],
+          [
+            'dynamodb:GetItem',
+            'dynamodb:Query',
+            'dynamodb:PutItem',
+            'dynamodb:UpdateItem',
+            'dynamodb:DeleteItem',
+            'dynamodb:BatchWriteItem',
+          ],
           `<${tableId}.Arn>`,
         ],
         [

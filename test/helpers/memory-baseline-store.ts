@@ -69,13 +69,21 @@ export function createMemoryBaselineStore(now: () => number = Date.now): Baselin
       return Promise.resolve(hits.map((entry) => entry.record));
     },
     put(sourceId, list, syncId) {
-      for (const record of list)
-        of(sourceId).set(record.external_id, { record, ...(syncId === undefined ? {} : { syncId }) });
+      for (const record of list) of(sourceId).set(record.external_id, { record, syncId });
       return Promise.resolve();
     },
+    upsert(sourceId, list) {
+      let added = 0;
+      for (const record of list) {
+        if (!of(sourceId).has(record.external_id)) added += 1;
+        of(sourceId).set(record.external_id, { record });
+      }
+      return Promise.resolve(added);
+    },
     remove(sourceId, ids) {
-      for (const id of ids) of(sourceId).delete(id);
-      return Promise.resolve();
+      let removed = 0;
+      for (const id of ids) if (of(sourceId).delete(id)) removed += 1;
+      return Promise.resolve(removed);
     },
     sweep(sourceId, syncId) {
       let removed = 0;
@@ -84,7 +92,7 @@ export function createMemoryBaselineStore(now: () => number = Date.now): Baselin
           of(sourceId).delete(id);
           removed += 1;
         }
-      return Promise.resolve(removed);
+      return Promise.resolve({ removed, kept: of(sourceId).size });
     },
     purge(sourceId) {
       records.delete(sourceId);

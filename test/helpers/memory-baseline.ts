@@ -12,6 +12,7 @@ import type {
   BaselineStore,
   ChangeBatch,
   ChangeFeed,
+  SweepCounts,
   SyncLease,
 } from '../../lambda/sources/cache/index.js';
 
@@ -63,17 +64,22 @@ export class MemoryBaselineStore implements BaselineStore {
     return this.#inner.lookup(sourceId, lookup);
   }
 
-  put(sourceId: string, records: readonly RawRecord[], syncId?: string): Promise<void> {
+  put(sourceId: string, records: readonly RawRecord[], syncId: string): Promise<void> {
     this.#touch(sourceId);
     return this.#inner.put(sourceId, records, syncId);
   }
 
-  remove(sourceId: string, externalIds: readonly string[]): Promise<void> {
+  upsert(sourceId: string, records: readonly RawRecord[]): Promise<number> {
+    this.#touch(sourceId);
+    return this.#inner.upsert(sourceId, records);
+  }
+
+  remove(sourceId: string, externalIds: readonly string[]): Promise<number> {
     this.#touch(sourceId);
     return this.#inner.remove(sourceId, externalIds);
   }
 
-  sweep(sourceId: string, syncId: string): Promise<number> {
+  sweep(sourceId: string, syncId: string): Promise<SweepCounts> {
     this.#touch(sourceId);
     return this.#inner.sweep(sourceId, syncId);
   }
@@ -174,14 +180,12 @@ export async function fullSync(
 ): Promise<void> {
   const syncId = `sync-${at}`;
   let watermark: string | undefined;
-  let count = 0;
   const signal = new AbortController().signal;
   for await (const batch of feed.changes(undefined, { signal, deadline: Date.now() + 60_000 })) {
     await store.put(sourceId, batch.upserts, syncId);
-    count += batch.upserts.length;
     watermark = batch.watermark ?? watermark;
   }
-  await store.sweep(sourceId, syncId);
+  const { kept: count } = await store.sweep(sourceId, syncId);
   await store.writeState({
     sourceId,
     status: 'ready',

@@ -77,7 +77,7 @@ describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => 
     async () => {
       // Prepare: written out of order, in more than one batch of 25
       const records = Array.from({ length: 60 }, (_, i) => person(60 - i));
-      await store.put(source, records);
+      await store.put(source, records, 'sync-a');
       // Act
       const pages = await all(store, source, 25);
       // Assess
@@ -99,8 +99,8 @@ describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => 
     async () => {
       // Prepare: the same person in another source
       const other = `${source}-other`;
-      await store.put(source, [person(1), person(2)]);
-      await store.put(other, [person(1, { source_identity: other })]);
+      await store.put(source, [person(1), person(2)], 'sync-a');
+      await store.put(other, [person(1, { source_identity: other })], 'sync-a');
       const ref = singleKeyRecordRef(person(2));
       // Act / Assess
       assert.deepEqual(
@@ -121,34 +121,77 @@ describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => 
   );
 
   it(
+    'never answers a lookup with another source’s record, even where source id and value join to the same index key',
+    { skip: skipReason },
+    async () => {
+      // Prepare: source `<id>#x` holds c@acme.example; source `<id>` holds nobody
+      const neighbour = `${source}#x`;
+      await store.put(neighbour, [person(1, { source_identity: neighbour, email: 'c@acme.example' })], 's');
+      await store.writeState({ sourceId: neighbour, status: 'ready', recordCount: 1 });
+      // Act: `<id>` looks up x#c@acme.example, whose index key is the neighbour's
+      const found = await store.lookup(source, { email: 'x#c@acme.example' });
+      // Assess
+      assert.deepEqual(found, []);
+      assert.equal((await store.lookup(neighbour, { email: 'c@acme.example' })).length, 1);
+      await store.purge(neighbour);
+    },
+  );
+
+  it(
     'drops an updated record’s old email from the index (a replaced item leaves the sparse index)',
     { skip: skipReason },
     async () => {
-      await store.put(source, [person(3)]);
-      await store.put(source, [person(3, { email: 'new.three@acme.example', phone: null })]);
+      await store.put(source, [person(3)], 'sync-a');
+      await store.put(source, [person(3, { email: 'new.three@acme.example', phone: null })], 'sync-a');
       assert.deepEqual(await store.lookup(source, { email: 'person.3@acme.example' }), []);
       assert.deepEqual(await store.lookup(source, { phone: '+442079460003' }), []);
       assert.equal((await store.lookup(source, { email: 'new.three@acme.example' })).length, 1);
     },
   );
 
-  it('removes records by external id and ignores unknown ids', { skip: skipReason }, async () => {
-    await store.put(source, [person(1), person(2), person(3)]);
-    await store.remove(source, ['u-0002', 'u-9999']);
-    assert.deepEqual(
-      (await all(store, source)).flat().map((r) => r.external_id),
-      ['u-0001', 'u-0003'],
-    );
-  });
+  it(
+    'removes records by external id and ignores unknown ids, counting only those it held',
+    { skip: skipReason },
+    async () => {
+      await store.put(source, [person(1), person(2), person(3)], 'sync-a');
+      assert.equal(await store.remove(source, ['u-0002', 'u-9999']), 1);
+      assert.deepEqual(
+        (await all(store, source)).flat().map((r) => r.external_id),
+        ['u-0001', 'u-0003'],
+      );
+    },
+  );
+
+  it(
+    'upserts a delta’s records one by one, counting the ones new to the baseline',
+    { skip: skipReason },
+    async () => {
+      // Prepare: 1 and 2 held
+      await store.put(source, [person(1), person(2)], 'sync-a');
+      // Act: 2 changed and re-delivered, 3 new, then 3 delivered once more
+      const first = await store.upsert(source, [person(2, { display_name: 'Two, renamed' }), person(3)]);
+      const again = await store.upsert(source, [person(3)]);
+      // Assess
+      assert.deepEqual([first, again], [1, 0]);
+      assert.deepEqual(
+        (await all(store, source)).flat().map((r) => [r.external_id, r.display_name]),
+        [
+          ['u-0001', 'Person 1'],
+          ['u-0002', 'Two, renamed'],
+          ['u-0003', 'Person 3'],
+        ],
+      );
+    },
+  );
 
   it('sweeps what the full sync did not see, and counts it', { skip: skipReason }, async () => {
     // Prepare: an older baseline, then a full sync that sees only 1 and 3 (and a delta-written 4 before it)
     await store.put(source, [person(1), person(2), person(4)], 'sync-a');
     await store.put(source, [person(1), person(3)], 'sync-b');
     // Act
-    const removed = await store.sweep(source, 'sync-b');
+    const counts = await store.sweep(source, 'sync-b');
     // Assess
-    assert.equal(removed, 2);
+    assert.deepEqual(counts, { removed: 2, kept: 2 });
     assert.deepEqual(
       (await all(store, source)).flat().map((r) => r.external_id),
       ['u-0001', 'u-0003'],
@@ -199,9 +242,9 @@ describe('DynamoDbBaselineStore on DynamoDB Local', { timeout: 180_000 }, () => 
 
   it('purges every item of a source and nothing of another', { skip: skipReason }, async () => {
     const other = `${source}-kept`;
-    await store.put(source, [person(1), person(2)]);
+    await store.put(source, [person(1), person(2)], 'sync-a');
     await store.writeState({ sourceId: source, status: 'ready', recordCount: 2 });
-    await store.put(other, [person(1)]);
+    await store.put(other, [person(1)], 'sync-a');
     await store.writeState({ sourceId: other, status: 'ready', recordCount: 1 });
     assert.ok((await store.sourceIds()).includes(source));
     await store.purge(source);

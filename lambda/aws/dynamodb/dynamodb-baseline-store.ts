@@ -14,19 +14,23 @@
  * federation's rule, not this room's.
  *
  * Record reads are eventually consistent (half the read units; a baseline is minutes old by design); the
- * state item is read strongly consistent, since a lease decides on it.
+ * state item, and the sweep that decides which records a full sync did not see, read strongly consistent.
  */
 import {
   BatchWriteItemCommand,
+  DeleteItemCommand,
   GetItemCommand,
+  PutItemCommand,
   QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type {
   AttributeValue,
   BatchWriteItemCommandOutput,
+  DeleteItemCommandOutput,
   DynamoDBClient,
   GetItemCommandOutput,
+  PutItemCommandOutput,
   QueryCommandInput,
   QueryCommandOutput,
   WriteRequest,
@@ -231,38 +235,73 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     const found = new Map<string, R>();
     for (const items of await Promise.all(queries))
       for (const item of items) {
+        // An index key is `<source id>#<value>`, and a value may hold `#` (an email's local part can): source
+        // `a` looking up `b#c@d` meets source `a#b`'s `c@d`. Only this source's own partition answers.
+        if (item['pk']?.S !== partition(sourceId)) continue;
         const record = this.#record(item);
         found.set(record.external_id, record);
       }
     return [...found.values()];
   }
 
+  /** A full sync's records, stamped, in batches of 25 (BatchWriteItem says nothing of what it replaced). */
   async put(sourceId: string, records: readonly R[], syncId?: string): Promise<void> {
     await this.#write(
       records.map((record) => ({ PutRequest: { Item: this.#recordItem(sourceId, record, syncId) } })),
     );
   }
 
-  async remove(sourceId: string, externalIds: readonly string[]): Promise<void> {
-    await this.#write(
-      externalIds.map((id) => ({
-        DeleteRequest: { Key: { pk: { S: partition(sourceId) }, sk: { S: `${RECORD_PREFIX}${id}` } } },
-      })),
+  /**
+   * A delta's records, each a PutItem returning the item it replaced (`ALL_OLD`, which costs no extra
+   * capacity): a record that replaced nothing is new to the baseline. Up to 25 calls at a time.
+   */
+  async upsert(sourceId: string, records: readonly R[]): Promise<number> {
+    return this.#countEach(records, (record) =>
+      this.#send<PutItemCommandOutput>(
+        new PutItemCommand({
+          TableName: this.#table,
+          Item: this.#recordItem(sourceId, record, undefined),
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
     );
   }
 
-  async sweep(sourceId: string, syncId: string): Promise<number> {
-    const stale = await this.#collect(
-      this.#recordQuery(sourceId, {
-        FilterExpression: 'attribute_not_exists(syncId) OR syncId <> :sync',
-        ExpressionAttributeValues: { ':sync': { S: syncId } },
-        ProjectionExpression: 'pk, sk',
-      }),
+  /** Each a DeleteItem returning the item it deleted, so ids the baseline never held are not counted. */
+  async remove(sourceId: string, externalIds: readonly string[]): Promise<number> {
+    const deleted = await this.#countEach(externalIds, (id) =>
+      this.#send<DeleteItemCommandOutput>(
+        new DeleteItemCommand({
+          TableName: this.#table,
+          Key: { pk: { S: partition(sourceId) }, sk: { S: `${RECORD_PREFIX}${id}` } },
+          ReturnValues: 'ALL_OLD',
+        }),
+      ),
     );
+    return externalIds.length - deleted;
+  }
+
+  /**
+   * One Query over the source's records, filtered to those another sync stamped. DynamoDB reads (and bills)
+   * every record before the filter and says how many (`ScannedCount`), so the records kept are counted free.
+   * Strongly consistent: an eventually consistent read just after the last page's write could return a
+   * record's previous version, still stamped by the sync before, and the sweep would delete a record it saw.
+   */
+  async sweep(sourceId: string, syncId: string): Promise<{ removed: number; kept: number }> {
+    const stale: Item[] = [];
+    let scanned = 0;
+    const input = this.#recordQuery(sourceId, {
+      FilterExpression: 'attribute_not_exists(syncId) OR syncId <> :sync',
+      ExpressionAttributeValues: { ':sync': { S: syncId } },
+      ProjectionExpression: 'pk, sk',
+      ConsistentRead: true,
+    });
+    for await (const page of this.#pages(input, undefined, (output) => (scanned += output.ScannedCount ?? 0)))
+      stale.push(...page);
     await this.#write(
       stale.map((item) => ({ DeleteRequest: { Key: { pk: item['pk']!, sk: item['sk']! } } })),
     );
-    return stale.length;
+    return { removed: stale.length, kept: scanned - stale.length };
   }
 
   async purge(sourceId: string): Promise<void> {
@@ -313,7 +352,11 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
   }
 
   /** Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB). */
-  async *#pages(input: QueryCommandInput, signal?: AbortSignal): AsyncIterable<Item[]> {
+  async *#pages(
+    input: QueryCommandInput,
+    signal?: AbortSignal,
+    onOutput?: (output: QueryCommandOutput) => void,
+  ): AsyncIterable<Item[]> {
     let start: Item | undefined;
     do {
       signal?.throwIfAborted();
@@ -321,6 +364,7 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
         new QueryCommand({ ...input, ...(start === undefined ? {} : { ExclusiveStartKey: start }) }),
         signal,
       );
+      onOutput?.(page);
       yield page.Items ?? [];
       start = page.LastEvaluatedKey;
     } while (start !== undefined);
@@ -330,6 +374,19 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     const items: Item[] = [];
     for await (const page of this.#pages(input)) items.push(...page);
     return items;
+  }
+
+  /** Runs `call` for each item, up to a batch at a time; resolves to how many answers replaced nothing. */
+  async #countEach<T>(
+    items: readonly T[],
+    call: (item: T) => Promise<{ Attributes?: Item }>,
+  ): Promise<number> {
+    let fresh = 0;
+    for (let at = 0; at < items.length; at += BATCH) {
+      const answers = await Promise.all(items.slice(at, at + BATCH).map(call));
+      fresh += answers.filter((answer) => answer.Attributes === undefined).length;
+    }
+    return fresh;
   }
 
   async #write(requests: readonly WriteRequest[]): Promise<void> {

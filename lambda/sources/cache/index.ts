@@ -9,6 +9,7 @@ export type {
   ChangeBatch,
   ChangeFeed,
   SourceCachePolicy,
+  SweepCounts,
   SyncLease,
 } from './port.js';
 export { adapterChangeFeed, CLOCK_SKEW_MS } from './adapter-feed.js';

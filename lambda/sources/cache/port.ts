@@ -21,6 +21,10 @@ export interface BaselineState {
   /** When the baseline last finished a full read; with `lastDeltaSyncAt`, its age. */
   readonly lastFullSyncAt?: string;
   readonly lastDeltaSyncAt?: string;
+  /**
+   * Records in the baseline: set by each full sync's sweep, then moved by each delta (records new to the
+   * baseline added, records removed from it subtracted; a changed record already held counts once).
+   */
   readonly recordCount: number;
   /**
    * A full sync larger than one invocation can read resumes here (a provider page cursor); absent when no
@@ -39,6 +43,12 @@ export interface BaselineLookup {
   /** Normalised as the identity rules normalise them (`normaliseEmail`, `normalisePhone`). */
   readonly email?: string;
   readonly phone?: string;
+}
+
+/** What a sweep did: records removed, and records kept (every record the full sync saw). */
+export interface SweepCounts {
+  readonly removed: number;
+  readonly kept: number;
 }
 
 /** A lease on one source's sync: at most one sync per source runs at a time. */
@@ -64,12 +74,20 @@ export interface BaselineStore {
   ): AsyncIterable<readonly BaselineRecord[]>;
   /** The records of one source whose indexed keys equal any of `lookup`'s. */
   lookup(sourceId: string, lookup: BaselineLookup): Promise<readonly BaselineRecord[]>;
-  /** Adds or replaces records by `external_id`, stamped with the full sync that saw them (when one runs). */
-  put(sourceId: string, records: readonly BaselineRecord[], syncId?: string): Promise<void>;
-  /** Removes records by `external_id`; unknown ids are ignored. */
-  remove(sourceId: string, externalIds: readonly string[]): Promise<void>;
-  /** Removes every record of the source not seen by the full sync stamped `syncId` (the sweep after it). */
-  sweep(sourceId: string, syncId: string): Promise<number>;
+  /** Adds or replaces records by `external_id`, stamped with the full sync that saw them (in bulk). */
+  put(sourceId: string, records: readonly BaselineRecord[], syncId: string): Promise<void>;
+  /**
+   * Adds or replaces records by `external_id` (a delta's changes, unstamped), one by one so the store can say
+   * how many were new: the number of `records` whose id the baseline did not hold before.
+   */
+  upsert(sourceId: string, records: readonly BaselineRecord[]): Promise<number>;
+  /** Removes records by `external_id`; unknown ids are ignored. Resolves to how many were there. */
+  remove(sourceId: string, externalIds: readonly string[]): Promise<number>;
+  /**
+   * Removes every record of the source not seen by the full sync stamped `syncId` (the sweep after it).
+   * Resolves to how many it removed and how many it kept (the baseline's records after the full sync).
+   */
+  sweep(sourceId: string, syncId: string): Promise<SweepCounts>;
   /** Removes every item of a source (a source removed from the directory, or an operator's purge). */
   purge(sourceId: string): Promise<void>;
   /** The ids of every source the store holds a sync state for (what a purge of removed sources compares). */

@@ -11,7 +11,7 @@
  * Nothing here logs a watermark or a checkpoint: either may be a provider's link holding a token.
  */
 import { WatermarkExpiredError } from './port.js';
-import type { BaselineState, BaselineStore, ChangeBatch, ChangeFeed } from './port.js';
+import type { BaselineRecord, BaselineState, BaselineStore, ChangeBatch, ChangeFeed } from './port.js';
 
 /** What one sync did, for the log and the metrics (no watermark, no provider text). */
 export interface SyncOutcome {
@@ -59,7 +59,6 @@ export interface SyncSourceOptions {
 interface FullProgress {
   readonly syncId: string;
   readonly feed?: string;
-  readonly written: number;
 }
 
 /** How long a lease outlives this run's deadline, so a worker that dies frees the source soon after. */
@@ -126,14 +125,18 @@ async function delta(options: SyncSourceOptions, state: BaselineState, now: () =
   const { store, sourceId } = options;
   const counts = { written: 0, removed: 0 };
   let watermark: string | undefined;
+  // Records new to the baseline less records that left it: the store's answers, so a change re-delivered
+  // for a record already held, or a deletion of one never held, moves nothing.
+  let net = 0;
   for await (const batch of feedBatches(options.feed, state.watermark, options.stopAt)) {
-    await apply(store, sourceId, batch.upserts, batch.deletes, undefined, counts);
+    net += await apply(store, sourceId, batch.upserts, batch.deletes, undefined, counts);
     watermark = batch.watermark ?? watermark;
   }
   const next: BaselineState = {
     ...state,
     ...(watermark === undefined ? {} : { watermark }),
     lastDeltaSyncAt: new Date(now()).toISOString(),
+    recordCount: Math.max(0, state.recordCount + net),
   };
   await store.writeState(next);
   return done('delta', counts, next);
@@ -149,7 +152,7 @@ async function full(
   const { store, sourceId } = options;
   const syncId = progress?.syncId ?? (options.newSyncId ?? (() => crypto.randomUUID()))();
   const counts = { written: 0, removed: 0 };
-  let saved: FullProgress = progress ?? { syncId, written: 0 };
+  let saved: FullProgress = progress ?? { syncId };
   // A baseline already readable stays so (with its old watermark) until this read replaces it.
   const base: BaselineState = { ...state, status: state.status === 'ready' ? 'ready' : 'syncing' };
   await store.writeState({ ...base, checkpoint: JSON.stringify(saved) });
@@ -158,8 +161,7 @@ async function full(
     for await (const batch of feedBatches(options.feed, undefined, options.stopAt, saved.feed)) {
       await apply(store, sourceId, batch.upserts, batch.deletes, syncId, counts);
       watermark = batch.watermark ?? watermark;
-      if (batch.checkpoint !== undefined)
-        saved = { syncId, feed: batch.checkpoint, written: (progress?.written ?? 0) + counts.written };
+      if (batch.checkpoint !== undefined) saved = { syncId, feed: batch.checkpoint };
     }
   } catch (error) {
     // Stopped by the deadline, or a provider failure: what is stored stays, and the next run continues.
@@ -172,7 +174,8 @@ async function full(
     if (error instanceof WatermarkExpiredError || !atDeadline) return done('failed', counts, paused, error);
     return done('paused', counts, paused);
   }
-  counts.removed += await store.sweep(sourceId, syncId);
+  const swept = await store.sweep(sourceId, syncId);
+  counts.removed += swept.removed;
   const at = new Date(now()).toISOString();
   const next: BaselineState = {
     sourceId,
@@ -180,24 +183,34 @@ async function full(
     ...(watermark === undefined ? {} : { watermark }),
     lastFullSyncAt: at,
     lastDeltaSyncAt: at,
-    recordCount: (progress?.written ?? 0) + counts.written,
+    // Exactly the records this full read saw, however often the provider delivered one of them.
+    recordCount: swept.kept,
   };
   await store.writeState(next);
   return done('full', counts, next);
 }
 
+/**
+ * Writes one batch: a full read's records stamped in bulk (its sweep counts the baseline after it), a delta's
+ * one by one. Resolves to the records the baseline gained (new ids) less those it lost (ids it held).
+ */
 async function apply(
   store: BaselineStore,
   sourceId: string,
-  upserts: readonly Parameters<BaselineStore['put']>[1][number][],
+  upserts: readonly BaselineRecord[],
   deletes: readonly string[],
   syncId: string | undefined,
   counts: Counts,
-): Promise<void> {
-  if (upserts.length > 0) await store.put(sourceId, upserts, syncId);
-  if (deletes.length > 0) await store.remove(sourceId, deletes);
+): Promise<number> {
+  let net = 0;
+  if (upserts.length > 0) {
+    if (syncId === undefined) net += await store.upsert(sourceId, upserts);
+    else await store.put(sourceId, upserts, syncId);
+  }
+  if (deletes.length > 0) net -= await store.remove(sourceId, deletes);
   counts.written += upserts.length;
   counts.removed += deletes.length;
+  return net;
 }
 
 /**
@@ -227,11 +240,7 @@ function parseProgress(text: string | undefined): FullProgress | undefined {
   try {
     const value = JSON.parse(text) as Partial<FullProgress>;
     if (typeof value.syncId !== 'string') return undefined;
-    return {
-      syncId: value.syncId,
-      written: Number.isSafeInteger(value.written) ? value.written! : 0,
-      ...(typeof value.feed === 'string' ? { feed: value.feed } : {}),
-    };
+    return { syncId: value.syncId, ...(typeof value.feed === 'string' ? { feed: value.feed } : {}) };
   } catch {
     return undefined;
   }

@@ -154,6 +154,41 @@ describe('a source’s sync', () => {
     );
   });
 
+  it('keeps the record count exact after every delta: new people added, deletions of held people subtracted, repeats counted once', async () => {
+    // Prepare: a feed whose full read lists 1–3 and whose delta is scripted per test step
+    const clock = { t: T0 };
+    const store = createMemoryBaselineStore(() => clock.t);
+    let delta: ChangeBatch[] = [];
+    const feed: ChangeFeed = {
+      tombstones: true,
+      async *changes(watermark): AsyncIterable<ChangeBatch> {
+        await Promise.resolve();
+        if (watermark === undefined)
+          yield { upserts: [person(1), person(2), person(3), person(2)], deletes: [], watermark: 'w' };
+        else yield* delta;
+      },
+    };
+    const counted = async () => (await store.readState('people'))?.recordCount;
+    // Act: the full read, which listed 2 twice
+    await syncSource(options(store, feed, clock));
+    const afterFull = await counted();
+    // Act: a delta re-delivering 1 (changed), adding 4 and 5, deleting 3 and an id never held
+    delta = [
+      { upserts: [person(1, undefined, { display_name: 'One' }), person(4)], deletes: ['u-003'] },
+      { upserts: [person(4), person(5)], deletes: ['u-999'], watermark: 'w2' },
+    ];
+    clock.t += 60_000;
+    const outcome = await syncSource(options(store, feed, clock));
+    const afterDelta = await counted();
+    // Act: the same delta delivered once more (a feed that re-sends from an older watermark)
+    clock.t += 60_000;
+    await syncSource(options(store, feed, clock));
+    // Assess
+    assert.equal(outcome.result, 'delta');
+    assert.deepEqual([afterFull, afterDelta, await counted()], [3, 4, 4]);
+    assert.equal((await baseline(store)).length, 4);
+  });
+
   it('counts as removed by a full sync only the records that leave the baseline, not every deprovisioned user listed', async () => {
     // Prepare: a provider that still lists two deprovisioned users beside one present user
     const clock = { t: T0 };
@@ -332,7 +367,7 @@ describe('a sync run', () => {
   it('syncs every cached source, only those, and purges baselines of sources no longer cached', async () => {
     const store = createMemoryBaselineStore();
     await store.writeState({ sourceId: 'gone', status: 'ready', recordCount: 1 });
-    await store.put('gone', [person(1)]);
+    await store.put('gone', [person(1)], 'sync-gone');
     const result = await runSyncs({
       sources: [
         { spec: spec('a', true), adapter: fixture('a') },
