@@ -9,7 +9,7 @@
  *
  * The three key attributes are `<id>#<value>` and feed the sparse indexes `byRef`, `byEmail` and `byPhone`, so
  * a lookup is a keyed Query on one source's values, never a Scan. `lambda/aws` may not import the sources'
- * port (DESIGN §2): the shapes below match `lambda/sources/cache/port.ts` structurally and the composition root
+ * port (DESIGN §2): its shapes (`dynamodb-baseline-shapes.ts`) match the port structurally and the composition root
  * joins them; it also supplies `indexKeys`, since normalising an email or computing a record ref is the
  * federation's rule, not this room's.
  *
@@ -36,37 +36,8 @@ import type {
   WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { StoreUnavailableError } from '../../mcp/index.js';
+import type { StoredLease, StoredLookup, StoredRecord, StoredState } from './dynamodb-baseline-shapes.js';
 import { storeFailure } from './store-outage.js';
-
-/** The record shape the store keeps: what it needs to key it, plus anything else as JSON. */
-export interface StoredRecord {
-  readonly external_id: string;
-}
-
-/** The keys a record is found by (`BaselineLookup`). */
-export interface StoredLookup {
-  readonly recordRef?: string;
-  readonly email?: string;
-  readonly phone?: string;
-}
-
-/** The sync-state item (`BaselineState`). */
-export interface StoredState {
-  readonly sourceId: string;
-  readonly status: 'empty' | 'syncing' | 'ready' | 'failed';
-  readonly watermark?: string;
-  readonly lastFullSyncAt?: string;
-  readonly lastDeltaSyncAt?: string;
-  readonly recordCount: number;
-  readonly checkpoint?: string;
-}
-
-/** A sync lease (`SyncLease`). */
-export interface StoredLease {
-  readonly sourceId: string;
-  readonly owner: string;
-  readonly expiresAt: number;
-}
 
 /** Options of {@link DynamoDbBaselineStore}. */
 export interface DynamoDbBaselineStoreOptions<R extends StoredRecord> {
@@ -214,8 +185,18 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     }
   }
 
-  async *readPages(sourceId: string, pageSize: number, signal: AbortSignal): AsyncIterable<readonly R[]> {
-    for await (const items of this.#pages(this.#recordQuery(sourceId, { Limit: pageSize }), signal))
+  async *readPages(
+    sourceId: string,
+    pageSize: number,
+    signal: AbortSignal,
+    firstPageSize = pageSize,
+  ): AsyncIterable<readonly R[]> {
+    // Only the record itself is read back: the key and index attributes would add bytes to every page.
+    const query = this.#recordQuery(sourceId, {
+      ProjectionExpression: '#record',
+      ExpressionAttributeNames: { '#record': 'record' },
+    });
+    for await (const items of this.#pages(query, signal, [firstPageSize, pageSize]))
       if (items.length > 0) yield items.map((item) => this.#record(item));
   }
 
@@ -296,8 +277,8 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
       ProjectionExpression: 'pk, sk',
       ConsistentRead: true,
     });
-    for await (const page of this.#pages(input, undefined, (output) => (scanned += output.ScannedCount ?? 0)))
-      stale.push(...page);
+    const count = (output: QueryCommandOutput) => (scanned += output.ScannedCount ?? 0);
+    for await (const page of this.#pages(input, undefined, undefined, count)) stale.push(...page);
     await this.#write(
       stale.map((item) => ({ DeleteRequest: { Key: { pk: item['pk']!, sk: item['sk']! } } })),
     );
@@ -351,17 +332,27 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     return JSON.parse(item['record']?.S ?? 'null') as R;
   }
 
-  /** Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB). */
+  /**
+   * Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB); with `limits`, the first
+   * page asks for at most `limits[0]` items and every later one for at most `limits[1]`. `onOutput` sees each
+   * page's whole answer (its counts).
+   */
   async *#pages(
     input: QueryCommandInput,
     signal?: AbortSignal,
+    limits?: readonly [number, number],
     onOutput?: (output: QueryCommandOutput) => void,
   ): AsyncIterable<Item[]> {
     let start: Item | undefined;
     do {
       signal?.throwIfAborted();
+      const limit = limits?.[start === undefined ? 0 : 1];
       const page = await this.#send<QueryCommandOutput>(
-        new QueryCommand({ ...input, ...(start === undefined ? {} : { ExclusiveStartKey: start }) }),
+        new QueryCommand({
+          ...input,
+          ...(limit === undefined ? {} : { Limit: limit }),
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
         signal,
       );
       onOutput?.(page);

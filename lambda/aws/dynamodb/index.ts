@@ -4,13 +4,8 @@
  * one client they share.
  */
 export { DynamoDbBaselineStore } from './dynamodb-baseline-store.js';
-export type {
-  DynamoDbBaselineStoreOptions,
-  StoredLease,
-  StoredLookup,
-  StoredRecord,
-  StoredState,
-} from './dynamodb-baseline-store.js';
+export type { DynamoDbBaselineStoreOptions } from './dynamodb-baseline-store.js';
+export type { StoredLease, StoredLookup, StoredRecord, StoredState } from './dynamodb-baseline-shapes.js';
 export { createDynamoDbClient } from './dynamodb-client.js';
 export type { DynamoDbClientOptions } from './dynamodb-client.js';
 export { DynamoDbDirectoryItems } from './dynamodb-directory-items.js';
