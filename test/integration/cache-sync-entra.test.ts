@@ -7,9 +7,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
+import { createDynamoDbClient, DynamoDbBaselineStore, loadConfig } from '../../lambda/aws/index.js';
 import type { RawRecord, SourceAdapter } from '../../lambda/federation/index.js';
 import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
+import { composeCacheSync } from '../../lambda/handlers/compose-cache-sync.js';
+import { composeSources } from '../../lambda/handlers/compose-sources.js';
+import type { Logger } from '../../lambda/mcp/index.js';
 import { changeFeedFor, syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createEntraSourceFactory } from '../../lambda/sources/entra/index.js';
@@ -19,7 +22,7 @@ import type { DynamoDbLocal } from '../../local/dynamodb-local.js';
 import { graphUser } from '../../local/providers/graph/users.js';
 import { baselineRecords as baseline, byId, liveListing } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
-import { startOAuthVendors } from '../helpers/oauth-vendors.js';
+import { ENTRA_SECRET, startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
 const PREFIX = 'it-sync-entra-';
@@ -108,6 +111,8 @@ describe('the source cache against the Graph replay', javaSuite(180_000), () => 
     const live = await liveListing(adapter);
     assert.equal(live.length, 300 + 3 - 3);
     assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(live));
+    // The count followed the delta: three joiners in, three users out (one changed first), no double count.
+    assert.equal((await store.readState('acme-entra'))?.recordCount, live.length);
   });
 
   it('reads everything again when Graph has forgotten the delta link, and still matches a live listing', async () => {
@@ -119,9 +124,60 @@ describe('the source cache against the Graph replay', javaSuite(180_000), () => 
     const outcome = await sync();
     assert.equal(outcome.result, 'full');
     assert.equal(outcome.removed, 1); // the sweep after the full read
-    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(await liveListing(adapter)));
+    const live = await liveListing(adapter);
+    assert.deepEqual(byId(await baseline(store, 'acme-entra')), byId(live));
+    assert.equal((await store.readState('acme-entra'))?.recordCount, live.length);
     const after = await sync();
     assert.equal(after.result, 'delta');
     assert.equal(after.written + after.removed, 0);
+  });
+  it('logs each sync of the composed worker without a delta link, a next link, a token or the client secret', async () => {
+    // Prepare: the worker as the function composes it, over a directory defining one cached entra source
+    const lines: Array<{ level: string; message: string; fields: Record<string, unknown> }> = [];
+    const at =
+      (level: string) =>
+      (message: string, fields: Record<string, unknown> = {}) =>
+        void lines.push({ level, message, fields });
+    const logger: Logger = { debug: at('debug'), info: at('info'), warn: at('warn'), error: at('error') };
+    const config = loadConfig({});
+    const definitions = [
+      {
+        source_id: 'acme-entra-logged',
+        adapter: 'entra',
+        options: vendors.entraSpec().options,
+        credential_ref: 'ACME_ENTRA_SECRET',
+        cache: { enabled: true, refresh: 'PT1M' },
+      },
+    ];
+    const env = { BOS_SECRET_ACME_ENTRA_SECRET: ENTRA_SECRET };
+    const sources = composeSources(config, env, logger, { definitions });
+    const worker = composeCacheSync(config, sources, logger, { store });
+    const watermarks: string[] = [];
+    const run = async () => {
+      await worker?.({ sourceIds: ['acme-entra-logged'] }, { workerId: 'w', deadline: Date.now() + 60_000 });
+      const watermark = (await store.readState('acme-entra-logged'))?.watermark;
+      if (watermark !== undefined) watermarks.push(watermark);
+    };
+    // Act: the first round (paged by next links), a delta after a change, a full read after Graph forgets
+    await run();
+    vendors.graph.directory.update(String(vendors.graph.users[3]?.['id']), { displayName: 'Logged Change' });
+    await run();
+    vendors.graph.directory.expireDeltaLinks();
+    await run();
+    // Assess
+    assert.deepEqual(
+      lines.filter((l) => l.message === 'bos.cache.synced').map((l) => l.fields['result']),
+      ['full', 'delta', 'full'],
+    );
+    assert.equal(new Set(watermarks).size, 3, 'three delta links were stored');
+    const printed = JSON.stringify(lines);
+    for (const link of watermarks) {
+      assert.ok(!printed.includes(link), 'a stored delta link was logged');
+      const token = new URL(link).searchParams.get('$deltatoken') ?? link;
+      assert.ok(!printed.includes(token), 'a delta token was logged');
+    }
+    assert.doesNotMatch(printed, /deltatoken|skiptoken|deltaLink|nextLink|https?:\/\//i);
+    assert.ok(!printed.includes(ENTRA_SECRET), 'the client secret was logged');
+    assert.doesNotMatch(printed, /Bearer|eyJ[A-Za-z0-9_-]{10,}/, 'a token was logged');
   });
 });
