@@ -16,8 +16,9 @@ import { javaSuite } from '../helpers/java.js';
 const EVENTS = 10;
 
 /**
- * Forwards connections to `port`. The first response that contains `cutAt` is cut there: the bytes before it
- * go through, then both sockets are destroyed (a dropped connection, mid-event).
+ * Forwards connections to `port`. The first response that contains `cutAt` is cut halfway through it, however
+ * TCP chunked it: the bytes before go through, then both sockets are destroyed (a dropped connection,
+ * mid-event).
  */
 async function cuttingProxy(
   port: number,
@@ -37,14 +38,20 @@ async function cuttingProxy(
       });
     }
     client.pipe(upstream);
+    // TCP may split the marker across two chunks: the search runs over the end of the previous chunk too.
+    let tail = Buffer.alloc(0);
     upstream.on('data', (chunk: Buffer) => {
-      const at = state.cuts === 0 ? chunk.indexOf(cutAt) : -1;
+      const seen = Buffer.concat([tail, chunk]);
+      const at = state.cuts === 0 ? seen.indexOf(cutAt) : -1;
       if (at < 0) {
+        tail = seen.subarray(Math.max(0, seen.length - cutAt.length + 1));
         client.write(chunk);
         return;
       }
       state.cuts += 1;
-      client.write(chunk.subarray(0, at + Math.floor(cutAt.length / 2)), () => {
+      // Halfway through the marker, counted in this chunk (0 when that half already went through).
+      const cut = Math.max(0, at - tail.length + Math.floor(cutAt.length / 2));
+      client.write(chunk.subarray(0, cut), () => {
         client.destroy();
         upstream.destroy();
       });
