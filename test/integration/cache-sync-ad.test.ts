@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { Attribute, Change, Client } from 'ldapts';
-import type { SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
+import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
 import { changeFeedFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
@@ -110,7 +110,8 @@ function adSource(
   return { adapter, feed: changeFeedFor(spec, adapter)! };
 }
 
-const named = (records: readonly { attributes?: Readonly<Record<string, unknown>> }[], name: string) =>
+/** The record of the user `name` (an AD record's external id is its `objectGUID`). */
+const named = (records: readonly RawRecord[], name: string) =>
   records.find((r) => r.attributes?.['samaccountname'] === name);
 
 describe('the source cache against a real Active Directory (Samba AD DC)', { timeout: 300_000, skip }, () => {
