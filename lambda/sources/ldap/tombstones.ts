@@ -7,8 +7,10 @@
  * each is reported by the id the live read gives the person (the mapped `external_id`, `objectGUID` by
  * default, read through the same binary form).
  *
- * - Only tombstones whose `lastKnownParent` lies under the base DN (or was itself deleted, so where it stood is
- *   unknown) count: another part of the domain's deletions are none of this source's.
+ * - Only tombstones whose `lastKnownParent` lies under the base DN count: the rest of the domain's deletions
+ *   are none of this source's. When the parent was deleted too (an OU deleted with its users), AD points
+ *   `lastKnownParent` at the parent's own tombstone: its `lastKnownParent` is followed, up to
+ *   {@link MAX_DELETED_ANCESTORS} levels, to where the tree stood.
  * - The container is found by its well-known GUID under the naming context holding the base DN, never by name.
  * - By default only administrators may list the container. An account that cannot (the container reads back
  *   without `isDeleted`, or the search is refused) is remembered for the warm function: the source reports no
@@ -29,7 +31,7 @@ import {
   ShowDeletedControl,
 } from './active-directory.js';
 import { openLdapConnection } from './connection.js';
-import { isUnderBase } from './dn.js';
+import { isUnderBase, normalDn } from './dn.js';
 import { entryValue } from './entry-record.js';
 import { attributeMapFor } from './options.js';
 import type { LdapSourceOptions } from './options.js';
@@ -46,6 +48,8 @@ type Learned =
  * Deleted), 32 noSuchObject (the container is hidden), 50 insufficientAccessRights.
  */
 const UNREADABLE = new Set([12, 32, 50]);
+/** How many deleted ancestors a tombstone's place is followed through before it is taken as out of scope. */
+const MAX_DELETED_ANCESTORS = 8;
 
 /** A source's tombstone reader. */
 export interface TombstoneReader {
@@ -116,11 +120,35 @@ export function createTombstoneReader(
     return { tombstones: false, why };
   };
 
-  /** Whether a tombstone was one of this source's people (see the module comment). */
-  const inScope = (entry: Entry, container: string): boolean => {
-    const parent = entryValue(entry, 'lastKnownParent', profile);
-    return parent !== undefined && (isUnderBase(parent, options.baseDn) || isUnderBase(parent, container));
-  };
+  /**
+   * Where the tree holding `parent` stood before it was deleted: `parent` itself when it is not a tombstone,
+   * else its own last parent, followed upwards (see the module comment). Answers are kept for one read.
+   */
+  async function livePlace(
+    client: Client,
+    parent: string,
+    container: string,
+    known: Map<string, Promise<string | undefined>>,
+    depth = 0,
+  ): Promise<string | undefined> {
+    if (!isUnderBase(parent, container)) return parent;
+    if (depth >= MAX_DELETED_ANCESTORS) return undefined;
+    const key = normalDn(parent);
+    let place = known.get(key);
+    if (place === undefined) {
+      place = client
+        .search(parent, { scope: 'base', filter: '(objectClass=*)', attributes: ['lastKnownParent'] }, [
+          new ShowDeletedControl(),
+        ])
+        .then(({ searchEntries: [tombstone] }) => {
+          const above =
+            tombstone === undefined ? undefined : entryValue(tombstone, 'lastKnownParent', profile);
+          return above === undefined ? undefined : livePlace(client, above, container, known, depth + 1);
+        });
+      known.set(key, place);
+    }
+    return place;
+  }
 
   async function* deletedSince(watermark: string, readOptions: ReadOptions): AsyncGenerator<string[]> {
     if (learned?.tombstones === false || Number.isNaN(Date.parse(watermark))) return;
@@ -161,13 +189,20 @@ export function createTombstoneReader(
           return search[Symbol.asyncIterator]();
         },
       });
+      const known = new Map<string, Promise<string | undefined>>();
+      const inScope = async (entry: Entry): Promise<boolean> => {
+        const parent = entryValue(entry, 'lastKnownParent', profile);
+        const place = parent === undefined ? undefined : await livePlace(client, parent, container, known);
+        return place !== undefined && isUnderBase(place, options.baseDn);
+      };
       for (;;) {
         const step: IteratorResult<SearchResult> = await guarded(() => pages.next());
         if (step.done === true) return;
-        const ids = step.value.searchEntries
-          .filter((entry) => inScope(entry, container))
-          .map((entry) => entryValue(entry, map.external_id, profile))
-          .filter((id): id is string => id !== undefined);
+        const ids: string[] = [];
+        for (const entry of step.value.searchEntries) {
+          const id = entryValue(entry, map.external_id, profile);
+          if (id !== undefined && (await guarded(() => inScope(entry)))) ids.push(id);
+        }
         if (ids.length > 0) yield ids;
       }
     } finally {
