@@ -144,6 +144,11 @@ export function createTombstoneReader(
           const above =
             tombstone === undefined ? undefined : entryValue(tombstone, 'lastKnownParent', profile);
           return above === undefined ? undefined : livePlace(client, above, container, known, depth + 1);
+        })
+        // A parent's tombstone already collected (result 32): where it stood is unknown, so out of scope.
+        .catch((error: unknown) => {
+          if (resultCode(error) === 32) return undefined;
+          throw error;
         });
       known.set(key, place);
     }
