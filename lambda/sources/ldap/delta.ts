@@ -5,7 +5,10 @@
  * kept with what it learned for as long as the source lives. A `standard` directory keeps no tombstones an
  * LDAP read can see (slapd would need its syncprov or accesslog overlay): it has none.
  */
+import type { SourceAdapter } from '../../federation/index.js';
+import { adapterChangeFeed } from '../cache/adapter-feed.js';
 import type { DeletionSource } from '../cache/adapter-feed.js';
+import type { ChangeFeed } from '../cache/port.js';
 import type { ProviderSettings } from '../kernel/settings.js';
 import type { SourceSpec } from '../registry/types.js';
 import type { LdapSourceOptions } from './options.js';
@@ -51,4 +54,10 @@ export function ldapDeletions(spec: SourceSpec): DeletionSource | undefined {
       yield* (await load()).deletedSince(watermark, options);
     },
   };
+}
+
+/** The change feed of an `ldap` source: its own reads, and Active Directory's tombstones where it keeps them. */
+export function ldapChangeFeed(spec: SourceSpec, adapter: SourceAdapter): ChangeFeed {
+  const deletions = ldapDeletions(spec);
+  return adapterChangeFeed(adapter, deletions === undefined ? {} : { deletions });
 }
