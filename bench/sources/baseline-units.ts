@@ -159,7 +159,10 @@ async function main(): Promise<void> {
       `a cached list read ${list.records.length} records`,
     );
     const name = listed[Math.floor(people / 2)]!.display_name!;
-    await run(`search_people "${name}", cached`, () => read({ operation: 'search_people', query: name }));
+    const named = await run(`search_people "${name}", cached`, () =>
+      read({ operation: 'search_people', query: name }),
+    );
+    check(named.records.length > 0, `a cached search for "${name}" found no one`);
     const family = name.split(' ').at(-1)!;
     await run(`search_people "${family}", limit 25, cached`, () =>
       read({ operation: 'search_people', query: family, limit: 25 }),

@@ -138,7 +138,7 @@ export async function storageOf(
     putUnits += Math.ceil(size / 1024) * (1 + held.length);
   }
   const { Table: described } = await client.send(new DescribeTableCommand({ TableName: table }));
-  const indexSizes = (described?.GlobalSecondaryIndexes ?? []).map((i) => [
+  const indexSizes = (described?.GlobalSecondaryIndexes ?? []).map((i): [string, number] => [
     i.IndexName ?? '',
     i.IndexSizeBytes ?? 0,
   ]);
@@ -152,7 +152,7 @@ export async function storageOf(
     readAllUnits: itemBytesTotal / 4096 / 2,
     describeTable: {
       table: described?.TableSizeBytes ?? 0,
-      ...Object.fromEntries<number>(indexSizes as [string, number][]),
+      ...Object.fromEntries(indexSizes),
     },
   };
 }
