@@ -34,8 +34,10 @@ export interface CachedSourceOptions {
   readonly feed: ChangeFeed;
   readonly policy: SourceCachePolicy;
   /**
-   * Records per baseline page read from the store.
-   * @default 100
+   * Records per baseline page read from the store after the first. Large, so a read over a large baseline
+   * takes few store round trips (DynamoDB answers at most 1 MB per page); the engine still streams them to
+   * the client in pages of its own size.
+   * @default 1000
    */
   readonly pageSize?: number;
   /**
@@ -50,6 +52,7 @@ export interface CachedSourceOptions {
 }
 
 const FIRST_PAGE_SIZE = 25;
+const PAGE_SIZE = 1000;
 
 /** When a usable baseline was current, or undefined when the read must go live. */
 export function usableBaselineAt(
@@ -141,7 +144,12 @@ async function* baselinePages(
   signal: AbortSignal,
 ): AsyncGenerator<readonly RawRecord[]> {
   const { store, sourceId } = options;
-  yield* store.readPages(sourceId, options.pageSize ?? 100, signal, options.firstPageSize ?? FIRST_PAGE_SIZE);
+  yield* store.readPages(
+    sourceId,
+    options.pageSize ?? PAGE_SIZE,
+    signal,
+    options.firstPageSize ?? FIRST_PAGE_SIZE,
+  );
 }
 
 /**
