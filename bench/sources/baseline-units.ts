@@ -13,7 +13,8 @@
  * 3. through the federation engine: the first baseline page alone, a cached `list_people`, a cached
  *    `search_people` for one person's name, the same for a family name with `limit: 25`, and `BENCH_LOOKUPS`
  *    (default 5) cached `get_person`;
- * 4. the daily full sync of a feed without deletions (SCIM, LDAP), after 0.1 % more people left; 5. a purge.
+ * 4. the daily full sync of a feed that does not report every deletion (every kind but `entra`), after 0.1 %
+ *    more people left; 5. a purge.
  *
  * Exits non-zero when the baseline does not hold every person after the full sync (or any step ends other
  * than expected). Prints a table and one JSON line.
