@@ -4,6 +4,7 @@
  * the records must agree whole ({@link inIdOrder}); where `observed_at` is the time of the read (Graph), in
  * everything else ({@link byId}).
  */
+import assert from 'node:assert/strict';
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
 import { runFederation } from '../../lambda/federation/index.js';
 import type {
@@ -75,6 +76,23 @@ export async function startLocalBaseline(prefix: string): Promise<LocalBaseline>
 /** One read of `source` alone through the federation engine, as a call would run it. */
 export const federatedRead = (source: SourceAdapter, query: SourceQuery): Promise<FederationResult> =>
   runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
+
+/**
+ * Asserts that each of `queries` read through `cached` (baseline, then the delta) gives exactly the records a
+ * live read of `live` gives, and says it applied the delta.
+ */
+export async function assertReadsAsLive(
+  cached: SourceAdapter,
+  live: SourceAdapter,
+  queries: readonly SourceQuery[],
+): Promise<void> {
+  for (const query of queries) {
+    const [fromCache, fromProvider] = [await federatedRead(cached, query), await federatedRead(live, query)];
+    assert.deepEqual(fromCache.records, fromProvider.records, JSON.stringify(query));
+    assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta');
+    assert.equal(fromCache.metadata.source_delta_applied, true);
+  }
+}
 
 /** One sync of `sourceId` from `feed`, with a full read due once the last is `fullEveryMs` old (0: now). */
 export const syncOnce = (

@@ -2,10 +2,11 @@
  * The one table of change feeds: for each adapter kind, how its provider reports what changed. Every kind reads
  * through its own adapter (`adapter-feed.ts`), so its read path still loads on first use; Okta names its
  * deprovisioned users, which the feed applies as deletes. Entra reads Graph's delta query (`entra/delta-feed.ts`),
- * loaded on its first sync.
+ * loaded on its first sync; an Active Directory source also reads its tombstones (`ldap/tombstones.ts`).
  */
 import type { RawRecord, SourceAdapter } from '../../federation/index.js';
 import { entraDeltaFeed } from '../entra/delta.js';
+import { ldapChangeFeed } from '../ldap/delta.js';
 import type { SourceSpec } from '../registry/types.js';
 import { adapterChangeFeed } from './adapter-feed.js';
 import type { ChangeFeed } from './port.js';
@@ -20,7 +21,8 @@ const deprovisioned = (record: RawRecord): boolean => record.attributes?.['okta_
 export const CHANGE_FEEDS: Readonly<Record<string, ChangeFeedFactory>> = {
   fixture: (_spec, adapter) => adapterChangeFeed(adapter),
   scim: (_spec, adapter) => adapterChangeFeed(adapter),
-  ldap: (_spec, adapter) => adapterChangeFeed(adapter),
+  // Active Directory's tombstones; a standard directory (or a source built outside the factory) has none.
+  ldap: ldapChangeFeed,
   // Graph's delta query; a source built outside the `entra` factory reads its listing instead.
   entra: (spec, adapter) => entraDeltaFeed(spec) ?? adapterChangeFeed(adapter),
   okta: (_spec, adapter) => adapterChangeFeed(adapter, { isGone: deprovisioned }),

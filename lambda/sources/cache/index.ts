@@ -13,7 +13,7 @@ export type {
   SyncLease,
 } from './port.js';
 export { adapterChangeFeed, CLOCK_SKEW_MS } from './adapter-feed.js';
-export type { AdapterFeedOptions } from './adapter-feed.js';
+export type { AdapterFeedOptions, DeletionSource } from './adapter-feed.js';
 export { CHANGE_FEEDS, changeFeedFor } from './feeds.js';
 export type { ChangeFeedFactory } from './feeds.js';
 export { syncSource } from './sync.js';
