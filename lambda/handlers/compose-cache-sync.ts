@@ -44,8 +44,11 @@ export function composeCacheSync(
       const spec = sources.specOf(id);
       return spec === undefined ? [] : [{ spec, adapter }];
     });
+    // A source in service without a spec is one whose definition failed to load: it serves an error.
+    const unreadable = [...sources.sources.keys()].filter((id) => sources.specOf(id) === undefined);
     const result = await runSyncs({
       sources: directory,
+      unreadable,
       store,
       ...(request.sourceIds === undefined ? {} : { only: request.sourceIds }),
       owner: invocation.workerId ?? randomUUID(),

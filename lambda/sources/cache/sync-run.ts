@@ -20,6 +20,12 @@ export interface SyncRunOptions {
   /** Every source of the directory: its spec (cache policy and kind) and its adapter. */
   readonly sources: readonly { readonly spec: SourceSpec; readonly adapter: SourceAdapter }[];
   readonly store: BaselineStore;
+  /**
+   * Sources the directory names but whose definition could not be read or built: whether they are cached is
+   * unknown, so their baselines are kept (a typo in a definition must not cost a full sync once it is fixed).
+   * @default none
+   */
+  readonly unreadable?: readonly string[];
   /** The event's `source_ids`: sync only these (and purge nothing). @default every cached source */
   readonly only?: readonly string[];
   readonly owner: string;
@@ -75,14 +81,15 @@ export async function runSyncs(options: SyncRunOptions): Promise<SyncRunResult> 
 
 /**
  * Purges the baselines of sources the directory no longer caches (removed, or their cache turned off). A
- * directory with no sources at all is taken for one that could not be read, and purges nothing.
+ * directory with no sources at all is taken for one that could not be read, and purges nothing; nor is a
+ * source the directory names with a definition that could not be read.
  */
 async function purgeRemoved(
   options: SyncRunOptions,
   cached: readonly { readonly spec: SourceSpec }[],
 ): Promise<string[]> {
   if (options.sources.length === 0) return [];
-  const keep = new Set(cached.map(({ spec }) => spec.source_id));
+  const keep = new Set([...cached.map(({ spec }) => spec.source_id), ...(options.unreadable ?? [])]);
   const purged: string[] = [];
   for (const sourceId of await options.store.sourceIds()) {
     if (keep.has(sourceId)) continue;

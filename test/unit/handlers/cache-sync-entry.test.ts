@@ -10,7 +10,11 @@ import { after, before, describe, it } from 'node:test';
 import type { Context } from 'aws-lambda';
 import { cacheSyncEvent, cacheSyncRequest, eventKind, loadConfig } from '../../../lambda/aws/index.js';
 import type { CacheSyncRequest } from '../../../lambda/aws/index.js';
-import { DEMO_DIRECTORY_DOCUMENT } from '../../../lambda/bos/index.js';
+import {
+  createMemoryDirectoryItems,
+  DEMO_DIRECTORY_DOCUMENT,
+  documentToItems,
+} from '../../../lambda/bos/index.js';
 import type { SourceDefinition } from '../../../lambda/bos/index.js';
 import { composeCacheSync } from '../../../lambda/handlers/compose-cache-sync.js';
 import { createRestEntry } from '../../../lambda/handlers/compose-entry.js';
@@ -168,5 +172,49 @@ describe('the composed sync worker', () => {
     const logged = JSON.stringify(lines);
     assert.doesNotMatch(logged, new RegExp(state?.watermark ?? 'no watermark'));
     assert.deepEqual(await store.sourceIds(), ['acme-hr']);
+  });
+  it('keeps the baseline of a cached source whose definition turns unreadable, and purges it once the source leaves', async () => {
+    // Prepare: table-backed definitions, read again on every run; acme-hr cached and synced
+    const hr = DEMO_DIRECTORY_DOCUMENT.sources.find((d) => d.source_id === 'acme-hr')!;
+    let definitions: SourceDefinition[] = [{ ...hr, cache: { enabled: true, refresh: 'PT5M' } }];
+    const items = {
+      query: (pk: string, prefix: string) =>
+        createMemoryDirectoryItems(
+          documentToItems({ format: 'bos-directory/v1', principals: [], contexts: [], sources: definitions }),
+        ).query(pk, prefix),
+      get: () => Promise.resolve(undefined),
+    };
+    const lines: Line[] = [];
+    const config = loadConfig({});
+    const env = {
+      BOS_FIXTURE_LATENCY_SCALE: '0',
+      BOS_SECRET_ACME_HR_TOKEN: 'value',
+      BOS_SECRET_ACME_CRM_TOKEN: 'v',
+    };
+    const store = createMemoryBaselineStore();
+    // Each run in an environment of its own (a cold start), as the schedule's invocations may be
+    const run = async () => {
+      const sources = composeSources(config, env, logger(lines), { items, definitionsTtlMs: 0 });
+      await composeCacheSync(config, sources, logger(lines), { store })?.(
+        {},
+        { workerId: 'w', deadline: Date.now() + 30_000 },
+      );
+    };
+    await run();
+    assert.deepEqual(await store.sourceIds(), ['acme-hr']);
+    // Act: an operator's typo makes the definition unreadable (a refresh in months)
+    const crm = DEMO_DIRECTORY_DOCUMENT.sources.find((d) => d.source_id === 'acme-crm')!;
+    definitions = [{ ...hr, cache: { enabled: true, refresh: 'P1M' } }, crm];
+    await run();
+    // Assess: the source fails, its baseline stays
+    assert.ok(lines.some((l) => l.message === 'bos.sources.invalid_definition'));
+    assert.deepEqual(await store.sourceIds(), ['acme-hr']);
+    assert.equal((await store.readState('acme-hr'))?.recordCount, 240);
+    // Act: the source leaves the directory (another one stays, so the directory was read)
+    definitions = [crm];
+    await run();
+    // Assess
+    assert.deepEqual(await store.sourceIds(), []);
+    assert.equal(await store.readState('acme-hr'), undefined);
   });
 });
