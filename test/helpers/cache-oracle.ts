@@ -7,6 +7,7 @@
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
 import { runFederation } from '../../lambda/federation/index.js';
 import type {
+  FederatedRecord,
   FederationResult,
   RawRecord,
   SourceAdapter,
@@ -75,6 +76,20 @@ export async function startLocalBaseline(prefix: string): Promise<LocalBaseline>
 /** One read of `source` alone through the federation engine, as a call would run it. */
 export const federatedRead = (source: SourceAdapter, query: SourceQuery): Promise<FederationResult> =>
   runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
+
+/**
+ * A final result's people without the times their provenance entries were read: where `observed_at` is the
+ * time of a read (Graph), a cached and a live answer agree on everything else.
+ */
+export const withoutReadTimes = (records: readonly FederatedRecord[]) =>
+  records.map((record) => ({
+    ...record,
+    sources: record.sources.map(({ observed_at: _at, ...rest }) => rest),
+  }));
+
+/** The external ids of a final result's people, sorted. */
+export const idsOf = (records: readonly FederatedRecord[]): string[] =>
+  records.flatMap((record) => record.sources.map((source) => source.external_id)).sort();
 
 /** One sync of `sourceId` from `feed`, with a full read due once the last is `fullEveryMs` old (0: now). */
 export const syncOnce = (

@@ -12,14 +12,14 @@
  * margin covers a provider clock somewhat behind ours. Re-delivered records are idempotent upserts.
  *
  * Such providers report no deletions (`tombstones: false`): the sync's periodic full read and sweep remove
- * what is gone. A kind that marks people as gone (Okta's deprovisioned users) passes `isGone`: a delta applies
- * them as deletes, a full read leaves them out (its sweep removes them).
+ * what is gone. A person a provider still lists with a status saying they left (Okta's `DEPROVISIONED`) is
+ * stored like any other change, as a live read shows them.
  *
  * Resuming a full read: a listing cannot be re-entered mid-way on every kind (an LDAP paged-results cookie
  * lives in its connection), so the checkpoint counts the provider pages already stored; a resumed read skips
  * them without writing them again.
  */
-import type { RawRecord, ReadOptions, SourceAdapter, SourceQuery } from '../../federation/index.js';
+import type { ReadOptions, SourceAdapter, SourceQuery } from '../../federation/index.js';
 import type { ChangeBatch, ChangeFeed } from './port.js';
 
 /** How far behind this clock a provider's may run without a change being missed. */
@@ -27,8 +27,6 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Options of {@link adapterChangeFeed}. */
 export interface AdapterFeedOptions {
-  /** A record the provider reports as gone (deprovisioned): applied as a delete, not stored. */
-  readonly isGone?: (record: RawRecord) => boolean;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -43,7 +41,6 @@ interface Checkpoint {
 /** A change feed that reads through `adapter`. */
 export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOptions = {}): ChangeFeed {
   const now = options.now ?? Date.now;
-  const isGone = options.isGone ?? (() => false);
   return {
     tombstones: false,
     async *changes(watermark, readOptions: ReadOptions, resumeFrom) {
@@ -60,12 +57,7 @@ export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOp
         if (pages <= (resumed?.pages ?? 0)) continue;
         for (const record of page)
           if (latest === undefined || record.observed_at > latest) latest = record.observed_at;
-        // A full read only leaves gone records out: the sweep after it removes those the baseline held, so
-        // a provider that still lists its deprovisioned users does not count them as removed on every read.
-        const batch: ChangeBatch = {
-          upserts: page.filter((record) => !isGone(record)),
-          deletes: watermark === undefined ? [] : page.filter(isGone).map((record) => record.external_id),
-        };
+        const batch: ChangeBatch = { upserts: page, deletes: [] };
         yield watermark === undefined ? { ...batch, checkpoint: JSON.stringify({ pages, start }) } : batch;
       }
       yield { upserts: [], deletes: [], watermark: earlier(start, latest) };
