@@ -4,14 +4,16 @@
  *
  * - Change feeds: every kind reads through its own adapter (`adapter-feed.ts`), so its read path still loads on
  *   first use. Entra reads Graph's delta query (`entra/delta-feed.ts`), loaded on its first sync.
- * - Matching: a kind whose provider answers a search by its own rules (Graph's and Okta's prefix matches) gives
- *   the same match made on mapped records, exported next to the code that builds its provider query; every other
- *   kind's live read matches by containment here or at its provider, as the kernel's matcher does.
+ * - Matching: a kind whose live search selects other people than the kernel's matcher would (Graph's and Okta's
+ *   prefix matches, LDAP's attributes) gives the same match made on mapped records, exported next to the code
+ *   that builds its provider query; every other kind's live read matches as the kernel's matcher does (SCIM's
+ *   `co` on display name, user name and emails; a fixture or HTTP JSON source matched here).
  */
 import type { SourceAdapter, SourceQuery } from '../../federation/index.js';
 import { entraDeltaFeed } from '../entra/delta.js';
 import { graphRequestFor } from '../entra/graph-query.js';
 import type { RecordMatch } from '../kernel/local-match.js';
+import { ldapRecordMatch } from '../ldap/search-match.js';
 import { oktaRecordMatch } from '../okta/search.js';
 import type { SourceSpec } from '../registry/types.js';
 import { adapterChangeFeed } from './adapter-feed.js';
@@ -37,7 +39,8 @@ export interface CacheKind {
 export const CACHE_KINDS: Readonly<Record<string, CacheKind>> = {
   fixture: { feed: (_spec, adapter) => adapterChangeFeed(adapter) },
   scim: { feed: (_spec, adapter) => adapterChangeFeed(adapter) },
-  ldap: { feed: (_spec, adapter) => adapterChangeFeed(adapter) },
+  // A substring search, but on Active Directory's account names too, which the kernel's matcher does not read.
+  ldap: { feed: (_spec, adapter) => adapterChangeFeed(adapter), match: ldapRecordMatch },
   entra: {
     // Graph's delta query; a source built outside the `entra` factory reads its listing instead.
     feed: (spec, adapter) => entraDeltaFeed(spec) ?? adapterChangeFeed(adapter),
