@@ -161,6 +161,18 @@ describe('a cached read’s matcher for each kind', () => {
     assert.deepEqual(match('ad.acme'), ['e2']); // the userPrincipalName
     assert.deepEqual(match('zm0042'), []); // a uid: the directory's search never compares it
     assert.deepEqual(match('acme.example'), ['e1', 'e2']);
+    // Unicode normalisation: OpenLDAP's match normalises, Active Directory's does not
+    const decomposed = ldapRecord('e3', 'Zoe\u0308 Berg', 'zoe.berg@acme.example', {});
+    const adDecomposed = ldapRecord('e4', 'Zoe\u0308 Berg', 'zoe.berg.4@acme.example', {
+      samaccountname: 'u4',
+    });
+    const found = (text: string) =>
+      selected(kindMatchFor('ldap')?.({ operation: 'search_people', query: text }), [
+        decomposed,
+        adDecomposed,
+      ]);
+    assert.deepEqual(found('ZOË'), ['e3']);
+    assert.deepEqual(found('ZOE\u0308'), ['e3', 'e4']);
   });
 
   it('finds a scim user by any of their addresses, as SCIM’s `co` on emails.value does', () => {
