@@ -50,10 +50,10 @@ export function createMemoryBaselineStore(now: () => number = Date.now): Baselin
       if (leases.get(lease.sourceId)?.owner === lease.owner) leases.delete(lease.sourceId);
       return Promise.resolve();
     },
-    async *readPages(sourceId, pageSize) {
+    async *readPages(sourceId, pageSize, _signal, firstPageSize = pageSize) {
       const sorted = [...of(sourceId).keys()].sort(compareText);
-      for (let at = 0; at < sorted.length; at += pageSize)
-        yield sorted.slice(at, at + pageSize).map((id) => of(sourceId).get(id)!.record);
+      for (let at = 0, size = firstPageSize; at < sorted.length; at += size, size = pageSize)
+        yield sorted.slice(at, at + size).map((id) => of(sourceId).get(id)!.record);
       await Promise.resolve();
     },
     lookup(sourceId, lookup: BaselineLookup) {

@@ -52,10 +52,15 @@ export class MemoryBaselineStore implements BaselineStore {
     return this.#inner.releaseLease(lease);
   }
 
-  readPages(sourceId: string, pageSize: number, signal: AbortSignal): AsyncIterable<readonly RawRecord[]> {
+  readPages(
+    sourceId: string,
+    pageSize: number,
+    signal: AbortSignal,
+    firstPageSize?: number,
+  ): AsyncIterable<readonly RawRecord[]> {
     this.#touch(sourceId);
     this.listed.push(sourceId);
-    return this.#inner.readPages(sourceId, pageSize, signal);
+    return this.#inner.readPages(sourceId, pageSize, signal, firstPageSize);
   }
 
   lookup(sourceId: string, lookup: BaselineLookup): Promise<readonly RawRecord[]> {

@@ -210,8 +210,18 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     }
   }
 
-  async *readPages(sourceId: string, pageSize: number, signal: AbortSignal): AsyncIterable<readonly R[]> {
-    for await (const items of this.#pages(this.#recordQuery(sourceId, { Limit: pageSize }), signal))
+  async *readPages(
+    sourceId: string,
+    pageSize: number,
+    signal: AbortSignal,
+    firstPageSize = pageSize,
+  ): AsyncIterable<readonly R[]> {
+    // Only the record itself is read back: the key and index attributes would add bytes to every page.
+    const query = this.#recordQuery(sourceId, {
+      ProjectionExpression: '#record',
+      ExpressionAttributeNames: { '#record': 'record' },
+    });
+    for await (const items of this.#pages(query, signal, [firstPageSize, pageSize]))
       if (items.length > 0) yield items.map((item) => this.#record(item));
   }
 
@@ -312,13 +322,25 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
     return JSON.parse(item['record']?.S ?? 'null') as R;
   }
 
-  /** Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB). */
-  async *#pages(input: QueryCommandInput, signal?: AbortSignal): AsyncIterable<Item[]> {
+  /**
+   * Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB); with `limits`, the first
+   * page asks for at most `limits[0]` items and every later one for at most `limits[1]`.
+   */
+  async *#pages(
+    input: QueryCommandInput,
+    signal?: AbortSignal,
+    limits?: readonly [number, number],
+  ): AsyncIterable<Item[]> {
     let start: Item | undefined;
     do {
       signal?.throwIfAborted();
+      const limit = limits?.[start === undefined ? 0 : 1];
       const page = await this.#send<QueryCommandOutput>(
-        new QueryCommand({ ...input, ...(start === undefined ? {} : { ExclusiveStartKey: start }) }),
+        new QueryCommand({
+          ...input,
+          ...(limit === undefined ? {} : { Limit: limit }),
+          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
+        }),
         signal,
       );
       yield page.Items ?? [];

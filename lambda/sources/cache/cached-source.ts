@@ -46,11 +46,18 @@ export interface CachedSourceOptions {
    * @default 100
    */
   readonly pageSize?: number;
+  /**
+   * Records in the first baseline page: smaller than the rest, so the first page reaches the client sooner.
+   * @default 25
+   */
+  readonly firstPageSize?: number;
   /** @default Date.now */
   readonly clock?: () => number;
   /** Told when the store could not be read and the read went live (an operator's signal, never a failure). */
   readonly onStoreError?: (error: unknown) => void;
 }
+
+const FIRST_PAGE_SIZE = 25;
 
 /** When a usable baseline was current, or undefined when the read must go live. */
 export function usableBaselineAt(
@@ -102,9 +109,15 @@ async function* readLayers(
   query: SourceQuery,
   readOptions: ReadOptions,
 ): AsyncGenerator<LayeredPage> {
-  const { store, sourceId, live } = options;
+  const { live } = options;
+  // The first baseline page is asked for while the sync state is read: a usable baseline (the common case)
+  // then costs one store round trip before its first page, and an unusable one wastes one small page.
+  const pages = baselinePages(options, readOptions.signal);
+  const first = pages.next();
+  first.catch(() => undefined); // awaited below unless the read goes live
   const usable = await usableState(options);
   if (usable === undefined) {
+    void pages.return(undefined).catch(() => undefined);
     for await (const records of live.read(query, readOptions)) yield { layer: 'live', records };
     return;
   }
@@ -113,16 +126,30 @@ async function* readLayers(
   const keep = matcherOf(query, options.match);
   const limit = query.operation === 'search_people' ? (query.limit ?? Infinity) : Infinity;
   let sent = 0;
-  for await (const page of store.readPages(sourceId, options.pageSize ?? 100, readOptions.signal)) {
-    const records = (keep === undefined ? page : page.filter(keep)).slice(0, limit - sent);
-    if (records.length === 0) continue;
-    sent += records.length;
-    yield { layer: 'baseline', as_of, records };
-    if (sent >= limit) break;
+  try {
+    for (let step = await first; step.done !== true; step = await pages.next()) {
+      const records = (keep === undefined ? step.value : step.value.filter(keep)).slice(0, limit - sent);
+      if (records.length === 0) continue;
+      sent += records.length;
+      yield { layer: 'baseline', as_of, records };
+      if (sent >= limit) break;
+    }
+  } finally {
+    // Ends the store's read when the loop stopped early (the limit, or the engine stopped reading).
+    void pages.return(undefined).catch(() => undefined);
   }
   // The engine learns the baseline's instant even when none of its records matched.
   if (sent === 0) yield { layer: 'baseline', as_of, records: [] };
   yield await deltaSince(options.feed, state.watermark, keep, readOptions);
+}
+
+/** The baseline's pages; a store that fails, even as it is called, fails the first page. */
+async function* baselinePages(
+  options: CachedSourceOptions,
+  signal: AbortSignal,
+): AsyncGenerator<readonly RawRecord[]> {
+  const { store, sourceId } = options;
+  yield* store.readPages(sourceId, options.pageSize ?? 100, signal, options.firstPageSize ?? FIRST_PAGE_SIZE);
 }
 
 /**

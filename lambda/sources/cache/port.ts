@@ -56,11 +56,15 @@ export interface BaselineStore {
   /** Takes the source's lease when it is free or expired; `undefined` when another worker holds it. */
   acquireLease(sourceId: string, owner: string, ttlMs: number): Promise<SyncLease | undefined>;
   releaseLease(lease: SyncLease): Promise<void>;
-  /** The baseline's records in pages of at most `pageSize`, in a stable order. */
+  /**
+   * The baseline's records in pages of at most `pageSize` (the first of at most `firstPageSize`, by default
+   * `pageSize`), in a stable order.
+   */
   readPages(
     sourceId: string,
     pageSize: number,
     signal: AbortSignal,
+    firstPageSize?: number,
   ): AsyncIterable<readonly BaselineRecord[]>;
   /** The records of one source whose indexed keys equal any of `lookup`'s. */
   lookup(sourceId: string, lookup: BaselineLookup): Promise<readonly BaselineRecord[]>;

@@ -83,6 +83,33 @@ describe('a cached source', () => {
     );
   });
 
+  it('sends a small first baseline page, asked for while the sync state is read', async () => {
+    // Prepare: a sync state that takes a while to read, and a log of what the store was asked when
+    const asked: string[] = [];
+    const readState = store.readState.bind(store);
+    const readPages = store.readPages.bind(store);
+    store.readState = async (sourceId) => {
+      asked.push('state asked');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      asked.push('state read');
+      return readState(sourceId);
+    };
+    store.readPages = (sourceId, pageSize, signal, firstPageSize) => {
+      asked.push('pages asked');
+      return readPages(sourceId, pageSize, signal, firstPageSize);
+    };
+    // Act
+    const { events } = await read(cached({ pageSize: 2, firstPageSize: 1 }), { operation: 'list_people' });
+    // Assess
+    assert.deepEqual(asked.slice(0, 2).sort(), ['pages asked', 'state asked']);
+    assert.equal(asked[2], 'state read');
+    const baselinePages = events.filter((e) => e.type === 'page' && e.origin === 'cache_baseline');
+    assert.deepEqual(
+      baselinePages.map((e) => (e.type === 'page' ? e.records.length : 0)),
+      [1, 2, 1],
+    );
+  });
+
   it('reads live when the baseline is older than max_staleness', async () => {
     const { events, result } = await read(cached({ clock: () => NOW + 2 * HOUR }), {
       operation: 'list_people',
