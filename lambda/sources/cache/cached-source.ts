@@ -6,7 +6,7 @@
  * - A baseline is used only when its state is `ready`, it has a watermark, and its last sync is within the
  *   policy's `max_staleness`; otherwise (or when the store cannot be read) the read is live, as without a cache.
  * - Baseline and delta records are selected with the kind's own matcher where its provider matches by its
- *   own rules (Graph's and Okta's prefix search, `feeds.ts`), else with the kernel's one matching semantics,
+ *   own rules (Graph's and Okta's prefix search, LDAP's attributes: `feeds.ts`), else with the kernel's matching,
  *   so a cached answer selects the people a live read of the same source selects.
  * - The delta is gathered whole, then handed to the engine as one step: a failed or late delta leaves the
  *   baseline standing (the engine ends the source with its error) instead of half a delta.
