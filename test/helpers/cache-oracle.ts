@@ -4,6 +4,7 @@
  * the records must agree whole ({@link inIdOrder}); where `observed_at` is the time of the read (Graph), in
  * everything else ({@link byId}).
  */
+import assert from 'node:assert/strict';
 import { createDynamoDbClient, DynamoDbBaselineStore } from '../../lambda/aws/index.js';
 import { runFederation } from '../../lambda/federation/index.js';
 import type {
@@ -20,6 +21,7 @@ import { baselineTable } from '../../lib/table-schemas.js';
 import type { SourceSpec } from '../../lambda/sources/index.js';
 import { createScimSource, scimOptionsFromSpec } from '../../lambda/sources/scim/index.js';
 import { startDynamoDbLocal } from '../../local/dynamodb-local.js';
+import type { ProviderPerson } from '../../local/providers/population.js';
 import type { ScimServer } from '../../local/providers/scim/index.js';
 
 /** A record without the time it was read: what a baseline and a live read must agree on. */
@@ -109,4 +111,41 @@ export function localScimSource(scim: ScimServer): SourceAdapter {
     credential: { name: 'ACME_SCIM_TOKEN', value: () => Promise.resolve(scim.token) },
   };
   return createScimSource(spec, scimOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
+}
+
+/** A person with diacritics in both names, for a replay to serve beside its seeded people. */
+export const ZOE_MULLER: ProviderPerson = {
+  id: 'u800001',
+  userName: 'zoe.muller@example.com',
+  givenName: 'Zoë',
+  familyName: 'Müller',
+  displayName: 'Zoë Müller',
+  email: 'zoe.muller@example.com',
+  phone: '+15550100001',
+  title: 'Engineer',
+  department: 'Legal',
+  active: true,
+  lastModified: '2026-10-01T10:00:00Z',
+};
+
+/**
+ * Asserts that a cached read (baseline and delta) and a live read of the same source select the same people for
+ * each search text, with the same content: whole records, or without their read times where `observed_at` is
+ * the time of a read (`readTimes: false`, Graph).
+ */
+export async function assertSameSearches(
+  cached: SourceAdapter,
+  live: SourceAdapter,
+  texts: readonly string[],
+  options: { readonly readTimes?: boolean } = {},
+): Promise<void> {
+  const comparable = (records: readonly FederatedRecord[]) =>
+    options.readTimes === false ? withoutReadTimes(records) : records;
+  for (const text of texts) {
+    const query: SourceQuery = { operation: 'search_people', query: text };
+    const [fromCache, fromProvider] = [await federatedRead(cached, query), await federatedRead(live, query)];
+    assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta', text);
+    assert.deepEqual(idsOf(fromCache.records), idsOf(fromProvider.records), text);
+    assert.deepEqual(comparable(fromCache.records), comparable(fromProvider.records), text);
+  }
 }

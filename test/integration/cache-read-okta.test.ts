@@ -8,35 +8,25 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
+import type { SourceAdapter } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
 import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createOktaSource, oktaOptionsFromSpec } from '../../lambda/sources/okta/index.js';
 import { oktaUser } from '../../local/providers/okta/users.js';
-import type { ProviderPerson } from '../../local/providers/population.js';
-import { federatedRead as read, idsOf, startLocalBaseline, syncOnce } from '../helpers/cache-oracle.js';
+import {
+  assertSameSearches,
+  federatedRead as read,
+  startLocalBaseline,
+  syncOnce,
+  ZOE_MULLER,
+} from '../helpers/cache-oracle.js';
 import type { LocalBaseline } from '../helpers/cache-oracle.js';
 import { javaSuite } from '../helpers/java.js';
 import { startOAuthVendors } from '../helpers/oauth-vendors.js';
 import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
 const SOURCE = 'acme-okta';
-
-/** A person with diacritics in both names, beside the seeded ones. */
-const zoe: ProviderPerson = {
-  id: 'u800001',
-  userName: 'zoe.muller@example.com',
-  givenName: 'Zoë',
-  familyName: 'Müller',
-  displayName: 'Zoë Müller',
-  email: 'zoe.muller@example.com',
-  phone: '+15550100001',
-  title: 'Engineer',
-  department: 'Legal',
-  active: true,
-  lastModified: '2026-10-01T10:00:00Z',
-};
 
 describe('a cached Okta source read against a live read', javaSuite(240_000), () => {
   let baseline: LocalBaseline | undefined;
@@ -46,7 +36,7 @@ describe('a cached Okta source read against a live read', javaSuite(240_000), ()
   let feed: ChangeFeed;
 
   before(async () => {
-    vendors = await startOAuthVendors(200, [zoe]);
+    vendors = await startOAuthVendors(200, [ZOE_MULLER]);
     baseline = await startLocalBaseline('it-read-okta-');
     const spec = vendors.oktaSpec();
     live = createOktaSource(spec, oktaOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
@@ -68,17 +58,8 @@ describe('a cached Okta source read against a live read', javaSuite(240_000), ()
     await vendors?.close();
   });
 
-  /** Asserts that a cached and a live read agree on every search of `texts`. */
-  async function agreeOn(texts: readonly string[]): Promise<void> {
-    for (const text of texts) {
-      const query: SourceQuery = { operation: 'search_people', query: text };
-      const [fromCache, fromOkta] = [await read(cached, query), await read(live, query)];
-      assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta', text);
-      assert.deepEqual(idsOf(fromCache.records), idsOf(fromOkta.records), text);
-      // Okta stamps each user's change time: the records agree whole, `observed_at` included
-      assert.deepEqual(fromCache.records, fromOkta.records, text);
-    }
-  }
+  // Okta stamps each user's change time: the records agree whole, `observed_at` included
+  const agreeOn = (texts: readonly string[]) => assertSameSearches(cached, live, texts);
 
   it('selects the same people as Okta’s prefix search, through creates, changes and deprovisions since the baseline', async () => {
     // Prepare: a baseline, then changes at Okta that only the delta knows
