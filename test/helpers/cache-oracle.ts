@@ -80,6 +80,7 @@ export const federatedRead = (source: SourceAdapter, query: SourceQuery): Promis
   runFederation({ sources: [source], query, deadline: Date.now() + 30_000, clock: () => 0 });
 
 /**
+/**
  * A final result's people without the times their provenance entries were read: where `observed_at` is the
  * time of a read (Graph), a cached and a live answer agree on everything else.
  */
@@ -92,6 +93,33 @@ export const withoutReadTimes = (records: readonly FederatedRecord[]) =>
 /** The external ids of a final result's people, sorted. */
 export const idsOf = (records: readonly FederatedRecord[]): string[] =>
   records.flatMap((record) => record.sources.map((source) => source.external_id)).sort();
+
+/** A `search_people` query for each text. */
+export const searches = (texts: readonly string[]): SourceQuery[] =>
+  texts.map((query) => ({ operation: 'search_people', query }));
+
+/**
+ * Asserts that each of `queries` read through `cached` (baseline, then the delta) gives exactly the people a
+ * live read of `live` gives, with the same content, and says it applied the delta: whole records, or without
+ * their read times where `observed_at` is the time of a read (`readTimes: false`, Graph).
+ */
+export async function assertReadsAsLive(
+  cached: SourceAdapter,
+  live: SourceAdapter,
+  queries: readonly SourceQuery[],
+  options: { readonly readTimes?: boolean } = {},
+): Promise<void> {
+  const comparable = (records: readonly FederatedRecord[]) =>
+    options.readTimes === false ? withoutReadTimes(records) : records;
+  for (const query of queries) {
+    const [fromCache, fromProvider] = [await federatedRead(cached, query), await federatedRead(live, query)];
+    const what = JSON.stringify(query);
+    assert.deepEqual(idsOf(fromCache.records), idsOf(fromProvider.records), what);
+    assert.deepEqual(comparable(fromCache.records), comparable(fromProvider.records), what);
+    assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta', what);
+    assert.equal(fromCache.metadata.source_delta_applied, true, what);
+  }
+}
 
 /** One sync of `sourceId` from `feed`, with a full read due once the last is `fullEveryMs` old (0: now). */
 export const syncOnce = (
@@ -127,25 +155,3 @@ export const ZOE_MULLER: ProviderPerson = {
   active: true,
   lastModified: '2026-10-01T10:00:00Z',
 };
-
-/**
- * Asserts that a cached read (baseline and delta) and a live read of the same source select the same people for
- * each search text, with the same content: whole records, or without their read times where `observed_at` is
- * the time of a read (`readTimes: false`, Graph).
- */
-export async function assertSameSearches(
-  cached: SourceAdapter,
-  live: SourceAdapter,
-  texts: readonly string[],
-  options: { readonly readTimes?: boolean } = {},
-): Promise<void> {
-  const comparable = (records: readonly FederatedRecord[]) =>
-    options.readTimes === false ? withoutReadTimes(records) : records;
-  for (const text of texts) {
-    const query: SourceQuery = { operation: 'search_people', query: text };
-    const [fromCache, fromProvider] = [await federatedRead(cached, query), await federatedRead(live, query)];
-    assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta', text);
-    assert.deepEqual(idsOf(fromCache.records), idsOf(fromProvider.records), text);
-    assert.deepEqual(comparable(fromCache.records), comparable(fromProvider.records), text);
-  }
-}

@@ -13,7 +13,10 @@
  *
  * Such providers report no deletions (`tombstones: false`): the sync's periodic full read and sweep remove
  * what is gone. A person a provider still lists with a status saying they left (Okta's `DEPROVISIONED`) is
- * stored like any other change, as a live read shows them.
+ * stored like any other change, as a live read shows them. A kind that keeps its deletions
+ * apart (Active Directory's tombstones) passes `deletions`: each delta reads them first, so a person deleted
+ * and then created again under the same id ends up present; the feed still asks for the periodic full read
+ * (`sweeps`), since a person moved out of the source's scope is in neither read.
  *
  * Resuming a full read: a listing cannot be re-entered mid-way on every kind (an LDAP paged-results cookie
  * lives in its connection), so the checkpoint counts the provider pages already stored; a resumed read skips
@@ -22,11 +25,21 @@
 import type { ReadOptions, SourceAdapter, SourceQuery } from '../../federation/index.js';
 import type { ChangeBatch, ChangeFeed } from './port.js';
 
+/** Where a provider keeps what it deleted (Active Directory's tombstones). */
+export interface DeletionSource {
+  /** Whether deletions are being reported (false once the provider showed that it cannot say). */
+  readonly reported: boolean;
+  /** The external ids of people deleted since `watermark`, page by page. */
+  deletedSince(watermark: string, options: ReadOptions): AsyncIterable<readonly string[]>;
+}
+
 /** How far behind this clock a provider's may run without a change being missed. */
 export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Options of {@link adapterChangeFeed}. */
 export interface AdapterFeedOptions {
+  /** Deletions the provider keeps apart from its people, read at the start of each delta. */
+  readonly deletions?: DeletionSource;
   /** @default Date.now */
   readonly now?: () => number;
 }
@@ -41,8 +54,12 @@ interface Checkpoint {
 /** A change feed that reads through `adapter`. */
 export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOptions = {}): ChangeFeed {
   const now = options.now ?? Date.now;
+  const { deletions } = options;
   return {
-    tombstones: false,
+    get tombstones() {
+      return deletions?.reported ?? false;
+    },
+    ...(deletions === undefined ? {} : { sweeps: true }),
     async *changes(watermark, readOptions: ReadOptions, resumeFrom) {
       const resumed = watermark === undefined ? parseCheckpoint(resumeFrom) : undefined;
       const start = resumed?.start ?? new Date(now() - CLOCK_SKEW_MS).toISOString();
@@ -50,6 +67,9 @@ export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOp
         watermark === undefined
           ? { operation: 'list_people' }
           : { operation: 'list_people', updated_since: watermark };
+      if (watermark !== undefined && deletions !== undefined)
+        for await (const deletes of deletions.deletedSince(watermark, readOptions))
+          yield { upserts: [], deletes };
       let latest: string | undefined;
       let pages = 0;
       for await (const page of adapter.read(query, readOptions)) {

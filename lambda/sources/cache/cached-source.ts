@@ -42,8 +42,10 @@ export interface CachedSourceOptions {
    */
   readonly match?: KindMatch;
   /**
-   * Records per baseline page read from the store.
-   * @default 100
+   * Records per baseline page read from the store after the first. Large, so a read over a large baseline
+   * takes few store round trips (DynamoDB answers at most 1 MB per page); the engine still streams them to
+   * the client in pages of its own size.
+   * @default 1000
    */
   readonly pageSize?: number;
   /**
@@ -57,7 +59,11 @@ export interface CachedSourceOptions {
   readonly onStoreError?: (error: unknown) => void;
 }
 
+/** One delta step: the changed records that match, and every changed or deleted id. */
+type DeltaStep = Extract<LayeredPage, { layer: 'delta' }>;
+
 const FIRST_PAGE_SIZE = 25;
+const PAGE_SIZE = 1000;
 
 /** When a usable baseline was current, or undefined when the read must go live. */
 export function usableBaselineAt(
@@ -126,12 +132,23 @@ async function* readLayers(
   const keep = matcherOf(query, options.match);
   const limit = query.operation === 'search_people' ? (query.limit ?? Infinity) : Infinity;
   let sent = 0;
+  // The provider's changes are asked for once the first page is out, so the delta's round trips overlap the
+  // rest of the baseline's instead of following them (awaited only after the baseline's last page).
+  let delta: Promise<DeltaStep> | undefined;
+  const changes = (): Promise<DeltaStep> => {
+    if (delta === undefined) {
+      delta = deltaSince(options.feed, state.watermark, keep, readOptions);
+      delta.catch(() => undefined);
+    }
+    return delta;
+  };
   try {
     for (let step = await first; step.done !== true; step = await pages.next()) {
       const records = (keep === undefined ? step.value : step.value.filter(keep)).slice(0, limit - sent);
       if (records.length === 0) continue;
       sent += records.length;
       yield { layer: 'baseline', as_of, records };
+      void changes();
       if (sent >= limit) break;
     }
   } finally {
@@ -140,7 +157,7 @@ async function* readLayers(
   }
   // The engine learns the baseline's instant even when none of its records matched.
   if (sent === 0) yield { layer: 'baseline', as_of, records: [] };
-  yield await deltaSince(options.feed, state.watermark, keep, readOptions);
+  yield await changes();
 }
 
 /** The baseline's pages; a store that fails, even as it is called, fails the first page. */
@@ -149,7 +166,12 @@ async function* baselinePages(
   signal: AbortSignal,
 ): AsyncGenerator<readonly RawRecord[]> {
   const { store, sourceId } = options;
-  yield* store.readPages(sourceId, options.pageSize ?? 100, signal, options.firstPageSize ?? FIRST_PAGE_SIZE);
+  yield* store.readPages(
+    sourceId,
+    options.pageSize ?? PAGE_SIZE,
+    signal,
+    options.firstPageSize ?? FIRST_PAGE_SIZE,
+  );
 }
 
 /**
@@ -163,7 +185,7 @@ async function openKeyed(
 ): Promise<KeyedReader | undefined> {
   const usable = await usableState(options);
   if (usable === undefined) return undefined;
-  let delta: Extract<LayeredPage, { layer: 'delta' }> = { layer: 'delta', retracted: [], records: [] };
+  let delta: DeltaStep = { layer: 'delta', retracted: [], records: [] };
   let error: SourceErrorCode | undefined;
   try {
     delta = await deltaSince(options.feed, usable.state.watermark, undefined, readOptions);
@@ -213,7 +235,7 @@ async function deltaSince(
   watermark: string | undefined,
   keep: ((record: RawRecord) => boolean) | undefined,
   readOptions: ReadOptions,
-): Promise<Extract<LayeredPage, { layer: 'delta' }>> {
+): Promise<DeltaStep> {
   const retracted = new Set<string>();
   const changed = new Map<string, RawRecord>();
   for await (const batch of feed.changes(watermark, readOptions)) {

@@ -3,7 +3,8 @@
  * cached read selects the people a live read of that kind selects.
  *
  * - Change feeds: every kind reads through its own adapter (`adapter-feed.ts`), so its read path still loads on
- *   first use. Entra reads Graph's delta query (`entra/delta-feed.ts`), loaded on its first sync.
+ *   first use. Entra reads Graph's delta query (`entra/delta-feed.ts`), loaded on its first sync; an Active
+ *   Directory source also reads its tombstones (`ldap/tombstones.ts`).
  * - Matching: a kind whose live search selects other people than the kernel's matcher would (Graph's and Okta's
  *   prefix matches, LDAP's attributes) gives the same match made on mapped records, exported next to the code
  *   that builds its provider query; every other kind's live read matches as the kernel's matcher does (SCIM's
@@ -13,6 +14,7 @@ import type { SourceAdapter, SourceQuery } from '../../federation/index.js';
 import { entraDeltaFeed } from '../entra/delta.js';
 import { graphRequestFor } from '../entra/graph-query.js';
 import type { RecordMatch } from '../kernel/local-match.js';
+import { ldapChangeFeed } from '../ldap/delta.js';
 import { ldapRecordMatch } from '../ldap/search-match.js';
 import { oktaRecordMatch } from '../okta/search.js';
 import type { SourceSpec } from '../registry/types.js';
@@ -39,8 +41,12 @@ export interface CacheKind {
 export const CACHE_KINDS: Readonly<Record<string, CacheKind>> = {
   fixture: { feed: (_spec, adapter) => adapterChangeFeed(adapter) },
   scim: { feed: (_spec, adapter) => adapterChangeFeed(adapter) },
-  // A substring search, but on Active Directory's account names too, which the kernel's matcher does not read.
-  ldap: { feed: (_spec, adapter) => adapterChangeFeed(adapter), match: ldapRecordMatch },
+  ldap: {
+    // Active Directory's tombstones; a standard directory (or a source built outside the factory) has none.
+    feed: ldapChangeFeed,
+    // A substring search, but on Active Directory's account names too, which the kernel's matcher does not read.
+    match: ldapRecordMatch,
+  },
   entra: {
     // Graph's delta query; a source built outside the `entra` factory reads its listing instead.
     feed: (spec, adapter) => entraDeltaFeed(spec) ?? adapterChangeFeed(adapter),

@@ -12,7 +12,7 @@ export type {
   SyncLease,
 } from './port.js';
 export { adapterChangeFeed, CLOCK_SKEW_MS } from './adapter-feed.js';
-export type { AdapterFeedOptions } from './adapter-feed.js';
+export type { AdapterFeedOptions, DeletionSource } from './adapter-feed.js';
 export { CACHE_KINDS, changeFeedFor, kindMatchFor } from './feeds.js';
 export type { CacheKind, ChangeFeedFactory, KindMatch } from './feeds.js';
 export { syncSource } from './sync.js';

@@ -106,7 +106,13 @@ export class WatermarkExpiredError extends Error {
  * periodic full read and sweep remove what is gone.
  */
 export interface ChangeFeed {
+  /** Whether its deltas report deletions. */
   readonly tombstones: boolean;
+  /**
+   * Whether the sync still runs the periodic full read and sweep: some departures never reach a delta even
+   * with tombstones (an LDAP entry moved out of the base DN). @default !tombstones
+   */
+  readonly sweeps?: boolean;
   changes(
     watermark: string | undefined,
     options: ReadOptions,

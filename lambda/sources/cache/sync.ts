@@ -5,8 +5,8 @@
  * the next scheduled run continues it; the baseline it replaces stays readable meanwhile.
  *
  * When a full read is due: no baseline yet, a full read under way, an expired watermark (a Graph delta link),
- * or, for a feed without tombstones, a last full read older than `fullEveryMs` (the sweep is how such a
- * source's deletions reach the baseline).
+ * or, for a feed without tombstones (or one that still `sweeps`), a last full read older than `fullEveryMs`
+ * (the sweep is how such a source's deletions reach the baseline).
  *
  * Nothing here logs a watermark or a checkpoint: either may be a provider's link holding a token.
  */
@@ -90,7 +90,7 @@ export async function syncSource(options: SyncSourceOptions): Promise<SyncOutcom
     const fullDue =
       state.watermark === undefined ||
       progress !== undefined ||
-      (!options.feed.tombstones && !(started - lastFull < options.fullEveryMs));
+      ((options.feed.sweeps ?? !options.feed.tombstones) && !(started - lastFull < options.fullEveryMs));
     if (!fullDue) {
       try {
         return await delta(options, state, now, done);

@@ -15,7 +15,9 @@ export interface ProviderLogEntry {
     /** A server refused a filter, or says it has none: its queries move to a step it accepts (once each). */
     | 'provider_filter_degraded'
     /** One read answered by local matching over a listing (every such read: a metric, not a log line). */
-    | 'provider_local_match';
+    | 'provider_local_match'
+    /** An Active Directory account may not read tombstones: the source's deltas report no deletions (once). */
+    | 'provider_tombstones_unreadable';
   readonly source: SourceRef;
   readonly code?: SourceErrorCode;
   readonly reason?:
@@ -24,7 +26,8 @@ export interface ProviderLogEntry {
     | 'connection_reset'
     | 'malformed_record'
     | 'filter_refused'
-    | 'filter_not_supported';
+    | 'filter_not_supported'
+    | 'tombstones_not_readable';
   /** The filtering a degraded source now uses (`contains`, `exact`, `updated_since`, `local`). */
   readonly filter?: string;
   /** HTTP status or LDAP result code. */

@@ -61,3 +61,21 @@ export class DomainScopeControl extends Control {
     super(DomainScopeControl.type, { critical: false });
   }
 }
+
+/**
+ * LDAP_SERVER_SHOW_DELETED_OID ([MS-ADTS] 3.1.1.3.4.1.14): tombstones and deleted objects become visible to
+ * the search. Sent with no value, as the specification says. Critical: a server that does not know it must
+ * refuse the search rather than answer as if nothing had been deleted.
+ */
+export class ShowDeletedControl extends Control {
+  static readonly type = '1.2.840.113556.1.4.417';
+  constructor() {
+    super(ShowDeletedControl.type, { critical: true });
+  }
+}
+
+/**
+ * The well-known GUID of a naming context's Deleted Objects container (GUID_DELETED_OBJECTS_CONTAINER_W in
+ * ntdsapi.h), as a `<WKGUID=…,nc>` search base: the container's name is never guessed.
+ */
+export const DELETED_OBJECTS_WKGUID = '18e2ea80684f11d2b9aa00c04f79f805';

@@ -19,9 +19,9 @@ const CAPABILITIES: readonly string[] = Object.freeze(['read']);
 
 /**
  * The first value of `name` as text (attribute names compare case-insensitively); a binary attribute of
- * the profile through its text form.
+ * the profile through its text form. A tombstone's id is read the same way, so it names the same record.
  */
-function first(entry: Entry, name: string, profile: LdapProfile): string | undefined {
+export function entryValue(entry: Entry, name: string, profile: LdapProfile): string | undefined {
   const key = Object.keys(entry).find((k) => k.toLowerCase() === name.toLowerCase());
   const value = key === undefined ? undefined : entry[key];
   const one = Array.isArray(value) ? value[0] : value;
@@ -45,7 +45,7 @@ export function ldapEntryMapper(
     if (typeof entry?.dn !== 'string') return MALFORMED;
     if (!isUnderBase(entry.dn, baseDn))
       throw new ProviderError('source_identity_mismatch', 'identity_mismatch');
-    const value = (name: string) => first(entry, name, profile);
+    const value = (name: string) => entryValue(entry, name, profile);
     const id = value(map.external_id);
     if (id === undefined) return MALFORMED;
     const attributes: Record<string, unknown> = {};

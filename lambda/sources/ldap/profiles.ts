@@ -85,3 +85,13 @@ export function requestedAttributes(profile: LdapProfile, map: LdapAttributeMap)
     ]),
   ];
 }
+
+/**
+ * The binary attributes to read as bytes. ldapts matches these names case-sensitively, so the schema's
+ * spelling goes with the definition's (an `external_id` written `objectguid`).
+ */
+export function binaryNames(profile: LdapProfile, map: LdapAttributeMap): string[] {
+  const names = Object.keys(profile.binary);
+  const own = names.some((name) => name.toLowerCase() === map.external_id.toLowerCase());
+  return own ? [...names, map.external_id] : names;
+}

@@ -4,6 +4,7 @@ export type { SambaLock } from './lock.js';
 export { startAdDemo } from './demo.js';
 export { adPopulation, AD_HOST_NAME, sambaCacheDir, sambaMissing, startSambaAd } from './samba.js';
 export type { LocalSambaAd } from './samba.js';
+export { AD_TOMBSTONE_READER_DN, tombstoneReader } from './tombstone-reader.js';
 export {
   accountNames,
   AD_DOMAIN_DN,

@@ -110,6 +110,30 @@ describe('a cached source', () => {
     );
   });
 
+  it('asks the provider for its changes while the rest of the baseline is still being read', async () => {
+    // Prepare: a log of when each baseline page was read and when the delta was asked for
+    const log: string[] = [];
+    const readPages = store.readPages.bind(store);
+    store.readPages = async function* (sourceId, pageSize, signal, firstPageSize) {
+      for await (const page of readPages(sourceId, pageSize, signal, firstPageSize)) {
+        log.push('baseline page');
+        yield page;
+      }
+    };
+    const feed = {
+      ...provider.feed,
+      changes: (...args: Parameters<typeof provider.feed.changes>) => {
+        log.push('delta asked');
+        return provider.feed.changes(...args);
+      },
+    };
+    // Act
+    await read(cached({ feed, pageSize: 1, firstPageSize: 1 }), { operation: 'list_people' });
+    // Assess: four pages of one record; the delta was asked for after the first, not after the last
+    assert.equal(log.filter((entry) => entry === 'baseline page').length, 4);
+    assert.ok(log.indexOf('delta asked') < log.lastIndexOf('baseline page'), log.join(', '));
+  });
+
   it('reads live when the baseline is older than max_staleness', async () => {
     const { events, result } = await read(cached({ clock: () => NOW + 2 * HOUR }), {
       operation: 'list_people',

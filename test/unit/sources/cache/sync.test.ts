@@ -158,6 +158,59 @@ describe('a source’s sync', () => {
     );
   });
 
+  it('applies the deletions a provider keeps apart (Active Directory’s tombstones) before the changes, and still sweeps daily', async () => {
+    // Prepare: a provider whose deletions are read apart from its people, and one person moved out of scope
+    const clock = { t: T0 };
+    const store = createMemoryBaselineStore(() => clock.t);
+    const { people, adapter } = provider([person(1), person(2), person(3), person(4)]);
+    const asked: string[] = [];
+    let reported = true;
+    const deleted: string[] = [];
+    const feed = adapterChangeFeed(adapter, {
+      now: () => clock.t,
+      deletions: {
+        get reported() {
+          return reported;
+        },
+        async *deletedSince(watermark) {
+          asked.push(watermark);
+          await Promise.resolve();
+          yield [...deleted];
+        },
+      },
+    });
+    assert.equal(feed.tombstones, true);
+    await syncSource(options(store, feed, clock));
+    assert.deepEqual(asked, [], 'a full read asks for no deletions');
+
+    // Act: u-002 deleted; u-003 deleted and created again under the same id; u-004 leaves the scope unseen
+    people.delete('u-002');
+    people.set('u-003', person(3, '2026-12-06T12:01:00.000Z', { display_name: 'Again' }));
+    people.delete('u-004');
+    deleted.push('u-002', 'u-003');
+    clock.t += 120_000;
+    const outcome = await syncSource(options(store, feed, clock));
+
+    // Assess: deletions at once from the watermark, the re-created person present
+    assert.equal(outcome.result, 'delta');
+    assert.deepEqual(asked, ['2026-12-06T10:00:00.000Z']);
+    assert.deepEqual(
+      (await baseline(store)).map((r) => `${r.external_id} ${r.display_name}`),
+      ['u-001 Person 1', 'u-003 Again', 'u-004 Person 4'],
+    );
+    // ...and the day's full read sweeps what no delta can see, even while tombstones are reported
+    clock.t += 86_400_000;
+    const periodic = await syncSource(options(store, feed, clock));
+    assert.equal(periodic.result, 'full');
+    assert.deepEqual(
+      (await baseline(store)).map((r) => r.external_id),
+      ['u-001', 'u-003'],
+    );
+    // A provider that turned out unable to say reports no tombstones
+    reported = false;
+    assert.equal(feed.tombstones, false);
+  });
+
   it('stops a full read at the deadline, and the next run resumes it to the same baseline as one uninterrupted read', async () => {
     // Prepare: 95 people in pages of 10; a read that pauses after the 4th page until the deadline passes
     const clock = { t: T0 };
