@@ -24,12 +24,13 @@ import {
   syncOnce,
 } from '../helpers/cache-oracle.js';
 import type { LocalBaseline } from '../helpers/cache-oracle.js';
-import { javaSuite } from '../helpers/java.js';
+import { javaSuite, needsJava } from '../helpers/java.js';
 
 const SOURCE = 'acme-ad';
 
-// Samba's ports are fixed: wait a while for another run to finish with it.
-const lock = sambaMissing() ?? (await waitForSambaLock(180_000));
+// Samba's ports are fixed: wait a while for another run to finish with it (not at all without Java).
+const java = needsJava();
+const lock = sambaMissing() ?? (java === false ? await waitForSambaLock(240_000) : java);
 let dc: LocalSambaAd | undefined;
 let skipReason = typeof lock === 'string' ? lock : undefined;
 if (typeof lock !== 'string')
