@@ -84,18 +84,9 @@ describe('a cached Active Directory source read against a live read', javaSuite(
     // Prepare: a baseline, then a person renamed at the DC (a change only the delta knows)
     assert.equal((await syncOnce(SOURCE, baseline!.store, feed, 86_400_000)).result, 'full');
     const renamed = dc.people[7]!;
-    const admin = new Client({ url: dc.directUrl });
-    try {
-      await admin.bind(dc.adminDn, dc.adminPassword);
-      await admin.modify(`CN=${renamed.id},${dc.baseDn}`, [
-        new Change({
-          operation: 'replace',
-          modification: new Attribute({ type: 'displayName', values: ['Zyxw Renamed'] }),
-        }),
-      ]);
-    } finally {
-      await admin.unbind();
-    }
+    // The DC is shared by every AD test and kept between runs: the person gets their name back at the end.
+    await setDisplayName(dc, renamed.id, 'Zyxw Renamed');
+    t.after(() => setDisplayName(dc, renamed.id, renamed.displayName));
     const texts = [
       'a', // a single letter
       'u00012', // sAMAccountName (u000120 … u000129) and userPrincipalName: neither the name nor the mail
@@ -116,3 +107,19 @@ describe('a cached Active Directory source read against a live read', javaSuite(
     assert.equal(byAccount.records.length, 10, 'found by sAMAccountName alone');
   });
 });
+
+/** Sets the display name of person `id` at the DC, as its administrator. */
+async function setDisplayName(dc: LocalSambaAd, id: string, displayName: string): Promise<void> {
+  const admin = new Client({ url: dc.directUrl });
+  try {
+    await admin.bind(dc.adminDn, dc.adminPassword);
+    await admin.modify(`CN=${id},${dc.baseDn}`, [
+      new Change({
+        operation: 'replace',
+        modification: new Attribute({ type: 'displayName', values: [displayName] }),
+      }),
+    ]);
+  } finally {
+    await admin.unbind();
+  }
+}
