@@ -33,6 +33,7 @@ import {
   createSourceFactories,
   FIXTURE_ADAPTER,
   fixturePreset,
+  kindMatchFor,
   scaleLatency,
   SourceConfigError,
   traceSource,
@@ -223,12 +224,15 @@ function cachedOrLive(
 ): SourceAdapter {
   const feed = spec.cache === undefined ? undefined : cache?.feedFor(spec, live);
   if (spec.cache === undefined || cache === undefined || feed === undefined) return live;
+  const match = kindMatchFor(spec.adapter);
   return createCachedSource({
     live,
     sourceId: spec.source_id,
     store: cache.store,
     feed,
     policy: spec.cache,
+    // The kind's own matcher where its live search is not the kernel's containment (Graph's, Okta's prefixes).
+    ...(match === undefined ? {} : { match }),
     // The error's class and code only: the read goes on live, and a store message has no use to a reader.
     onStoreError: (error) =>
       logger.warn('bos.sources.baseline_unreadable', {

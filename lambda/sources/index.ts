@@ -44,6 +44,8 @@ export type {
 export { createSourceFactories } from './factories.js';
 export { createCachedSource, usableBaselineAt } from './cache/cached-source.js';
 export type { CachedSourceOptions } from './cache/cached-source.js';
+export { kindMatchFor } from './cache/feeds.js';
+export type { KindMatch } from './cache/feeds.js';
 export { WatermarkExpiredError } from './cache/port.js';
 export type {
   BaselineLookup,

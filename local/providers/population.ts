@@ -15,6 +15,8 @@ export interface ProviderPerson {
   readonly familyName: string;
   readonly displayName: string;
   readonly email: string;
+  /** Further addresses, where a provider keeps several (a SCIM user's non-primary `emails`). */
+  readonly otherEmails?: readonly string[];
   readonly phone: string;
   readonly title: string;
   readonly department: string;

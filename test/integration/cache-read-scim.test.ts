@@ -77,10 +77,25 @@ describe('a cached SCIM source read against a live read', javaSuite(240_000), ()
     });
     scim.upsert({ ...second, displayName: `${word} Changed`, lastModified: nowSecond() });
     scim.upsert({ ...third, displayName: `${word} Renamed`, lastModified: nowSecond() });
+    // A second address, which SCIM's `co` on emails.value compares as it does the primary one
+    const [, , , fourth] = scim.people;
+    assert.ok(fourth);
+    scim.upsert({ ...fourth, otherEmails: ['alias.qqzz@old.example'], lastModified: nowSecond() });
     const queries: SourceQuery[] = [
       { operation: 'search_people', query: word.toLowerCase() },
       { operation: 'search_people', query: second.displayName },
       { operation: 'list_people' },
+      // By containment at the server and here alike: a letter, mixed case, a diacritic, a name's middle
+      ...[
+        'a',
+        'ZYXW',
+        'zoë',
+        'MÜLLER',
+        'ller',
+        second.familyName.slice(1),
+        'alias.qq',
+        'nobody-has-this',
+      ].map((query) => ({ operation: 'search_people', query }) as const),
     ];
 
     // Act and assess: the delta brings the adds and changes in, and drops the changed people's old versions

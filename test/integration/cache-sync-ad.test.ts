@@ -14,7 +14,7 @@ import { after, before, describe, it } from 'node:test';
 import { Attribute, Change, Client } from 'ldapts';
 import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor } from '../../lambda/sources/cache/index.js';
+import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import type { ProviderLogEntry, SourceSpec } from '../../lambda/sources/index.js';
 import { createLdapSourceFactory } from '../../lambda/sources/ldap/index.js';
@@ -205,6 +205,7 @@ describe('the source cache against a real Active Directory (Samba AD DC)', { tim
       sourceId: 'acme-ad-read',
       store,
       feed,
+      match: kindMatchFor('ldap')!,
       policy: { refreshMs: HOUR, maxStalenessMs: HOUR },
     });
     const queries: SourceQuery[] = [

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { Attribute, Change, Client } from 'ldapts';
 import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor } from '../../lambda/sources/cache/index.js';
+import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
 import type { SourceSpec } from '../../lambda/sources/index.js';
 import { createLdapSource, ldapOptionsFromSpec } from '../../lambda/sources/ldap/index.js';
@@ -163,6 +163,7 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
       sourceId: SOURCE,
       store,
       feed,
+      match: kindMatchFor('ldap')!,
       policy: { refreshMs: HOUR, maxStalenessMs: HOUR },
     });
     const queries: SourceQuery[] = [
@@ -170,6 +171,19 @@ describe('the source cache against a real slapd', { timeout: 240_000, skip }, ()
       { operation: 'search_people', query: fourth.displayName },
       { operation: 'search_people', query: first.email },
       { operation: 'list_people' },
+      // Substring matches at slapd and here alike: a letter, mixed case, a diacritic, a name's middle; a uid,
+      // which the directory's search does not compare
+      ...[
+        'a',
+        'ZYXW',
+        'zoë',
+        'ZOE\u0308',
+        'MÜLLER',
+        'ller',
+        fourth.familyName.slice(1),
+        first.id,
+        'nobody-has-this',
+      ].map((query) => ({ operation: 'search_people', query }) as const),
     ];
 
     // Act and assess

@@ -1,14 +1,13 @@
 /**
  * Delta correctness for `okta` sources, with a live read as the oracle: a full sync through the Okta replay into
  * the baseline store on DynamoDB Local, then users created, updated, deprovisioned and deleted at the replay, a
- * delta sync (`lastUpdated ge`) and the periodic full sync. Okta names its deprovisioned users, so the feed
- * applies them as deletes at once; a user deleted outright leaves no trace and waits for the sweep
- * (docs/cache.md). A live listing keeps `DEPROVISIONED` users (as inactive people): the baseline must equal it
- * without them.
+ * delta sync (`lastUpdated ge`) and the periodic full sync. A deprovisioned user is a change of status like any
+ * other: a live listing keeps `DEPROVISIONED` users (as inactive people), and so does the baseline. A user
+ * deleted outright leaves no trace in a delta and waits for the sweep (docs/cache.md).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { RawRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
+import type { FederatedRecord, SourceAdapter, SourceQuery } from '../../lambda/federation/index.js';
 import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
 import { changeFeedFor } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed } from '../../lambda/sources/cache/index.js';
@@ -29,10 +28,6 @@ import type { OAuthVendors } from '../helpers/oauth-vendors.js';
 
 const PREFIX = 'it-sync-okta-';
 const SOURCE = 'acme-okta';
-
-const isDeprovisioned = (record: RawRecord) => record.attributes?.['okta_status'] === 'DEPROVISIONED';
-/** What the baseline must hold: a live listing without the users Okta names deprovisioned. */
-const present = (records: readonly RawRecord[]) => records.filter((r) => !isDeprovisioned(r));
 
 describe('the source cache against the Okta replay', javaSuite(180_000), () => {
   let baseline: LocalBaseline | undefined;
@@ -58,16 +53,18 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
   const sync = (fullEveryMs: number) => syncOnce(SOURCE, store, feed, fullEveryMs);
 
   it('keeps the baseline equal to a live listing through creates, updates, deprovisions and deletes', async () => {
-    // Prepare: the first sync is a full read; the seeded DEPROVISIONED users never enter the baseline
+    // Prepare: the first sync is a full read; the seeded DEPROVISIONED users are in it, as in a live listing
     const okta = vendors.okta;
-    const seededGone = okta.users.filter((u) => u.status === 'DEPROVISIONED').length;
-    assert.ok(seededGone > 0, 'the replay seeds deprovisioned users');
+    assert.ok(
+      okta.users.some((u) => u.status === 'DEPROVISIONED'),
+      'the replay seeds deprovisioned users',
+    );
     const full = await sync(86_400_000);
     assert.equal(full.result, 'full');
-    assert.equal(full.written, 150 - seededGone);
+    assert.equal(full.written, 150);
     const first = await liveListing(adapter);
     assert.equal(first.length, 150, 'a live listing keeps deprovisioned users');
-    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(present(first)));
+    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(first));
 
     // Act: at Okta, one user created, one updated, one deprovisioned, one deleted outright
     const active = okta.users.filter((u) => u.status === 'ACTIVE');
@@ -83,7 +80,7 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
     const requestsBefore = okta.seen.length;
     const delta = await sync(86_400_000);
 
-    // Assess: only `lastUpdated ge` was asked, the deprovisioned user left at once, the deleted one waits
+    // Assess: only `lastUpdated ge` was asked, the deprovisioned user is stored inactive, the deleted one waits
     assert.equal(delta.result, 'delta');
     const asked = okta.seen
       .slice(requestsBefore)
@@ -92,28 +89,27 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
       asked.every((f) => f?.startsWith('lastUpdated ge ') === true),
       JSON.stringify(asked),
     );
-    assert.ok(delta.written >= 2 && delta.written <= 5, String(delta.written));
-    assert.equal(delta.removed, 1);
+    assert.ok(delta.written >= 3 && delta.written <= 6, String(delta.written));
+    assert.equal(delta.removed, 0);
     const afterDelta = await baselineRecords(store, SOURCE);
     const live = await liveListing(adapter);
-    assert.ok(!afterDelta.some((r) => r.external_id === deprovisioned.id), 'deprovisioned: deleted at once');
+    const inactive = afterDelta.find((r) => r.external_id === deprovisioned.id);
+    assert.equal(inactive?.lifecycle, 'inactive', 'deprovisioned: kept, as a live read shows them');
+    assert.equal(inactive?.attributes?.['okta_status'], 'DEPROVISIONED');
     assert.ok(afterDelta.some((r) => r.external_id === joiner.id));
     const waiting = afterDelta.find((r) => r.external_id === deleted.id);
     assert.ok(waiting, 'a user deleted outright waits for the full sync');
-    assert.deepEqual(inIdOrder(afterDelta.filter((r) => r !== waiting)), inIdOrder(present(live)));
+    assert.deepEqual(inIdOrder(afterDelta.filter((r) => r !== waiting)), inIdOrder(live));
 
     // Act: the periodic full sync (due at once here) sweeps the deleted user
     const periodic = await sync(0);
     assert.equal(periodic.result, 'full');
     assert.equal(periodic.removed, 1);
-    assert.deepEqual(
-      inIdOrder(await baselineRecords(store, SOURCE)),
-      inIdOrder(present(await liveListing(adapter))),
-    );
-    assert.equal((await store.readState(SOURCE))?.recordCount, 150 - seededGone - 1);
+    assert.deepEqual(inIdOrder(await baselineRecords(store, SOURCE)), inIdOrder(await liveListing(adapter)));
+    assert.equal((await store.readState(SOURCE))?.recordCount, 150 + 1 - 1);
   });
 
-  it('answers a cached read (baseline, then the delta) as a live read, less the deprovisioned users', async () => {
+  it('answers a cached read (baseline, then the delta) as a live read, deprovisioned users included', async () => {
     // Prepare: a fresh baseline, then changes only the delta can know
     const okta = vendors.okta;
     assert.equal((await sync(0)).result, 'full');
@@ -128,20 +124,19 @@ describe('the source cache against the Okta replay', javaSuite(180_000), () => {
       feed,
       policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
     });
-    const deprovisionedIds = new Set(okta.users.filter((u) => u.status === 'DEPROVISIONED').map((u) => u.id));
-    const withoutDeprovisioned = (records: readonly { sources: readonly { external_id: string }[] }[]) =>
-      records.filter((r) => !r.sources.some((s) => deprovisionedIds.has(s.external_id)));
 
-    // Act and assess: the same people, except those Okta names deprovisioned (a live read shows them as
-    // inactive; the cache applies them as deletes, as docs/cache.md says)
+    // Act and assess: the same people, the deprovisioned one as inactive in both
     for (const query of [
       { operation: 'search_people', query: 'zyxw' },
       { operation: 'list_people' },
     ] satisfies SourceQuery[]) {
       const [fromCache, fromProvider] = [await read(cached, query), await read(adapter, query)];
       assert.equal(fromCache.metadata.retrieval_mode, 'cache_baseline_with_delta');
-      assert.deepEqual(fromCache.records, withoutDeprovisioned(fromProvider.records), JSON.stringify(query));
-      assert.ok(fromProvider.records.some((r) => r.sources.some((s) => s.external_id === leaver.id)));
+      assert.deepEqual(fromCache.records, fromProvider.records, JSON.stringify(query));
+      const left: FederatedRecord | undefined = fromCache.records.find((r) =>
+        r.sources.some((s) => s.external_id === leaver.id),
+      );
+      assert.equal(left?.lifecycle, 'inactive');
     }
   });
 });

@@ -12,8 +12,8 @@
  * margin covers a provider clock somewhat behind ours. Re-delivered records are idempotent upserts.
  *
  * Such providers report no deletions (`tombstones: false`): the sync's periodic full read and sweep remove
- * what is gone. A kind that marks people as gone (Okta's deprovisioned users) passes `isGone`: a delta applies
- * them as deletes, a full read leaves them out (its sweep removes them). A kind that keeps its deletions
+ * what is gone. A person a provider still lists with a status saying they left (Okta's `DEPROVISIONED`) is
+ * stored like any other change, as a live read shows them. A kind that keeps its deletions
  * apart (Active Directory's tombstones) passes `deletions`: each delta reads them first, so a person deleted
  * and then created again under the same id ends up present; the feed still asks for the periodic full read
  * (`sweeps`), since a person moved out of the source's scope is in neither read.
@@ -22,7 +22,7 @@
  * lives in its connection), so the checkpoint counts the provider pages already stored; a resumed read skips
  * them without writing them again.
  */
-import type { RawRecord, ReadOptions, SourceAdapter, SourceQuery } from '../../federation/index.js';
+import type { ReadOptions, SourceAdapter, SourceQuery } from '../../federation/index.js';
 import type { ChangeBatch, ChangeFeed } from './port.js';
 
 /** Where a provider keeps what it deleted (Active Directory's tombstones). */
@@ -38,8 +38,6 @@ export const CLOCK_SKEW_MS = 5 * 60_000;
 
 /** Options of {@link adapterChangeFeed}. */
 export interface AdapterFeedOptions {
-  /** A record the provider reports as gone (deprovisioned): applied as a delete, not stored. */
-  readonly isGone?: (record: RawRecord) => boolean;
   /** Deletions the provider keeps apart from its people, read at the start of each delta. */
   readonly deletions?: DeletionSource;
   /** @default Date.now */
@@ -56,7 +54,6 @@ interface Checkpoint {
 /** A change feed that reads through `adapter`. */
 export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOptions = {}): ChangeFeed {
   const now = options.now ?? Date.now;
-  const isGone = options.isGone ?? (() => false);
   const { deletions } = options;
   return {
     get tombstones() {
@@ -80,12 +77,7 @@ export function adapterChangeFeed(adapter: SourceAdapter, options: AdapterFeedOp
         if (pages <= (resumed?.pages ?? 0)) continue;
         for (const record of page)
           if (latest === undefined || record.observed_at > latest) latest = record.observed_at;
-        // A full read only leaves gone records out: the sweep after it removes those the baseline held, so
-        // a provider that still lists its deprovisioned users does not count them as removed on every read.
-        const batch: ChangeBatch = {
-          upserts: page.filter((record) => !isGone(record)),
-          deletes: watermark === undefined ? [] : page.filter(isGone).map((record) => record.external_id),
-        };
+        const batch: ChangeBatch = { upserts: page, deletes: [] };
         yield watermark === undefined ? { ...batch, checkpoint: JSON.stringify({ pages, start }) } : batch;
       }
       yield { upserts: [], deletes: [], watermark: earlier(start, latest) };

@@ -5,8 +5,9 @@
  *
  * - A baseline is used only when its state is `ready`, it has a watermark, and its last sync is within the
  *   policy's `max_staleness`; otherwise (or when the store cannot be read) the read is live, as without a cache.
- * - Baseline records are matched with the kernel's one matching semantics, so a cached answer selects the
- *   same people a locally matched live read would.
+ * - Baseline and delta records are selected with the kind's own matcher where its provider matches by its
+ *   own rules (Graph's and Okta's prefix search, LDAP's attributes: `feeds.ts`), else with the kernel's matching,
+ *   so a cached answer selects the people a live read of the same source selects.
  * - The delta is gathered whole, then handed to the engine as one step: a failed or late delta leaves the
  *   baseline standing (the engine ends the source with its error) instead of half a delta.
  */
@@ -22,6 +23,7 @@ import type {
   SourceQuery,
 } from '../../federation/index.js';
 import { localMatcher, recordSearchText } from '../kernel/local-match.js';
+import type { KindMatch } from './feeds.js';
 import type { BaselineLookup, BaselineState, BaselineStore, ChangeFeed, SourceCachePolicy } from './port.js';
 
 /** Options of {@link createCachedSource}. */
@@ -33,6 +35,12 @@ export interface CachedSourceOptions {
   readonly store: BaselineStore;
   readonly feed: ChangeFeed;
   readonly policy: SourceCachePolicy;
+  /**
+   * The source kind's own selector of mapped records (`kindMatchFor`), where its live read does not match as
+   * the kernel does.
+   * @default the kernel's matcher
+   */
+  readonly match?: KindMatch;
   /**
    * Records per baseline page read from the store after the first. Large, so a read over a large baseline
    * takes few store round trips (DynamoDB answers at most 1 MB per page); the engine still streams them to
@@ -73,8 +81,8 @@ export function usableBaselineAt(
 }
 
 /** The record selector of `query` over baseline and delta records (undefined: every record). */
-const matcherOf = (query: SourceQuery) =>
-  localMatcher<RawRecord>(query, recordSearchText, (record) => record.observed_at);
+const matcherOf = (query: SourceQuery, match: KindMatch | undefined) =>
+  match?.(query) ?? localMatcher<RawRecord>(query, recordSearchText, (record) => record.observed_at);
 
 /** A source answering from its baseline plus delta when it can, live otherwise. */
 export function createCachedSource(options: CachedSourceOptions): SourceAdapter {
@@ -121,7 +129,7 @@ async function* readLayers(
   }
   const { state } = usable;
   const as_of = new Date(usable.at).toISOString();
-  const keep = matcherOf(query);
+  const keep = matcherOf(query, options.match);
   const limit = query.operation === 'search_people' ? (query.limit ?? Infinity) : Infinity;
   let sent = 0;
   // The provider's changes are asked for once the first page is out, so the delta's round trips overlap the

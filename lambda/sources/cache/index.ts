@@ -14,8 +14,8 @@ export type {
 } from './port.js';
 export { adapterChangeFeed, CLOCK_SKEW_MS } from './adapter-feed.js';
 export type { AdapterFeedOptions, DeletionSource } from './adapter-feed.js';
-export { CHANGE_FEEDS, changeFeedFor } from './feeds.js';
-export type { ChangeFeedFactory } from './feeds.js';
+export { CACHE_KINDS, changeFeedFor, kindMatchFor } from './feeds.js';
+export type { CacheKind, ChangeFeedFactory, KindMatch } from './feeds.js';
 export { syncSource } from './sync.js';
 export type { SyncOutcome, SyncSourceOptions } from './sync.js';
 export { FULL_SYNC_EVERY_MS, runSyncs } from './sync-run.js';

@@ -101,7 +101,7 @@ export function createEntraSource(
       }
     } catch (error) {
       // Graph refused the advanced query itself (its 400 is logged by the kernel): read again, matching here.
-      const refused = isProviderError(error) && error.status === 400 && planned.local !== undefined;
+      const refused = isProviderError(error) && error.status === 400 && planned.advanced;
       if (!refused || local !== undefined || delivered > 0) throw error;
       advancedRefused = true;
       yield* read(query, readOptions);

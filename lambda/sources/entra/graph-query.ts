@@ -4,8 +4,14 @@
  * literal (a single quote doubled, so a quote, parenthesis or `or` inside a query is data, never syntax).
  * A search for a mail domain (`@example.com`) uses `endswith(mail,…)`, an advanced query that Graph only
  * answers with `ConsistencyLevel: eventual` and `$count=true` (…/graph/aad-advanced-queries).
+ *
+ * Each search also carries the same match made on mapped records ({@link GraphRequest.local}), built from
+ * the same table of properties, so the filter and its local twin cannot drift apart. Graph compares these
+ * properties without regard to case and without Unicode normalisation: the twin lower-cases both sides and
+ * compares code points, so `ZOË` finds `Zoë` and `zoe` does not.
  */
 import type { RawRecord, SourceQuery } from '../../federation/index.js';
+import type { RecordMatch } from '../kernel/local-match.js';
 
 /** Properties read from Graph for each user. */
 export const GRAPH_SELECT = [
@@ -28,11 +34,23 @@ export interface GraphRequest {
   /** The query needs `ConsistencyLevel: eventual` + `$count=true`. */
   readonly advanced: boolean;
   /**
-   * The same match made on mapped records, for a tenant that offers no advanced queries (Azure AD B2C): the
-   * adapter then lists every user and keeps those this accepts. Only advanced queries have one.
+   * The same match made on mapped records (every non-empty search has one): what a tenant that offers no
+   * advanced queries (Azure AD B2C) gets for an advanced one, by listing every user and keeping those this
+   * accepts, and what a cached read of the source selects its baseline and delta records with.
    */
-  readonly local?: (record: RawRecord) => boolean;
+  readonly local?: RecordMatch;
 }
+
+/** The properties a search compares by prefix, each with the mapped record's field it lands in. */
+const PREFIX_PROPERTIES: readonly (readonly [string, (record: RawRecord) => unknown])[] = [
+  ['displayName', (record) => record.display_name],
+  ['mail', (record) => record.email],
+  ['userPrincipalName', (record) => record.attributes?.['user_principal_name']],
+];
+
+/** Graph's caseless comparison of one property value (see the module comment). */
+const lowered = (value: unknown): string | undefined =>
+  typeof value === 'string' ? value.toLowerCase() : undefined;
 
 /** An OData string literal. */
 export function odataString(text: string): string {
@@ -44,20 +62,22 @@ export function graphRequestFor(query: SourceQuery): GraphRequest {
   if (query.operation !== 'search_people') return { filter: undefined, advanced: false };
   const text = query.query.trim();
   if (text === '') return { filter: undefined, advanced: false };
+  const needle = text.toLowerCase();
   if (/^@[^\s@]+$/.test(text)) {
-    const domain = text.toLowerCase();
     return {
       filter: `endswith(mail,${odataString(text)})`,
       advanced: true,
-      // Graph compares mail without regard to case.
-      local: (record) => record.email?.toLowerCase().endsWith(domain) === true,
+      local: (record) => lowered(record.email)?.endsWith(needle) === true,
     };
   }
   const literal = odataString(text);
-  const filter = ['displayName', 'mail', 'userPrincipalName']
-    .map((property) => `startswith(${property},${literal})`)
-    .join(' or ');
-  return { filter, advanced: false };
+  const filter = PREFIX_PROPERTIES.map(([property]) => `startswith(${property},${literal})`).join(' or ');
+  return {
+    filter,
+    advanced: false,
+    local: (record) =>
+      PREFIX_PROPERTIES.some(([, field]) => lowered(field(record))?.startsWith(needle) === true),
+  };
 }
 
 /** The first page's URL for `request`. */

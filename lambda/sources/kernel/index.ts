@@ -22,6 +22,7 @@ export type { ProviderFailureReason } from './errors.js';
 export { DEFAULT_MAX_BODY_BYTES, sendHttp, TransportError } from './http-transport.js';
 export type { HttpExchange, HttpResult } from './http-transport.js';
 export { anyContains, foldForMatch, localMatcher, matchRecords, recordSearchText } from './local-match.js';
+export type { RecordMatch } from './local-match.js';
 export { providerPages } from './page-loop.js';
 export type { ItemOutcome, PageLoopOptions, ProviderPage } from './page-loop.js';
 export { cursorPaging, indexPaging, linkPaging, nextUrlPaging, repeatedPageGuard } from './paging.js';

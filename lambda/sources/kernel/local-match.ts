@@ -12,6 +12,9 @@
  */
 import type { RawRecord, SourceQuery } from '../../federation/index.js';
 
+/** A selector of mapped records: whether one answers a query. */
+export type RecordMatch = (record: RawRecord) => boolean;
+
 /**
  * NFKC, then caseless: JavaScript has no Unicode case folding (`toLowerCase` keeps `ß`, `ς`, `ſ` apart from
  * `ss`, `σ`, `s`), and lower → upper → lower reaches the full case-folded form for every letter whose

@@ -13,6 +13,12 @@ export interface LdapAttributeMap {
   readonly extra: readonly string[];
 }
 
+/**
+ * The account names an Active Directory search compares beside the display name and email (`profiles.ts`);
+ * its default mapping copies them into a record's attributes under their lower-cased names.
+ */
+export const AD_ACCOUNT_NAMES = ['userPrincipalName', 'sAMAccountName'] as const;
+
 /** The profile names an operator may write (`auto` reads the rootDSE once to choose). */
 export const LDAP_PROFILE_NAMES = ['standard', 'active-directory', 'auto'] as const;
 export type LdapProfileOption = (typeof LDAP_PROFILE_NAMES)[number];

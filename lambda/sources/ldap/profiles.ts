@@ -8,7 +8,7 @@ import { AndFilter, EqualityFilter } from 'ldapts';
 import type { Control, Filter } from 'ldapts';
 import { generalizedTime } from './generalized-time.js';
 import { DomainScopeControl, guidString, lifecycleOfUserAccountControl } from './active-directory.js';
-import { PROFILE_ATTRIBUTES } from './attribute-maps.js';
+import { AD_ACCOUNT_NAMES, PROFILE_ATTRIBUTES } from './attribute-maps.js';
 import type { LdapAttributeMap, LdapProfileName } from './attribute-maps.js';
 
 /** How one kind of directory is read. */
@@ -57,7 +57,7 @@ export const LDAP_PROFILES: Readonly<Record<LdapProfileName, LdapProfile>> = {
     objectClass: 'user',
     people: (objectClass) =>
       new AndFilter({ filters: [eq('objectCategory', 'person'), eq('objectClass', objectClass)] }),
-    searchAttributes: (map) => [map.display_name, map.email, 'userPrincipalName', 'sAMAccountName'],
+    searchAttributes: (map) => [map.display_name, map.email, ...AD_ACCOUNT_NAMES],
     changed: 'whenChanged',
     // AD's own form, with a fraction: Samba compares `…SSZ` wrongly (it matched every entry), `…SS.0Z` right.
     changedSince: (iso) => generalizedTime(iso, true),

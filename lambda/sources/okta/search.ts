@@ -14,9 +14,24 @@
  *   backslash, parenthesis or `or` inside a query is data, never expression syntax. Search values are
  *   case-insensitive on Okta's side; diacritical marks are significant there.
  */
-import type { SourceQuery } from '../../federation/index.js';
+import type { RawRecord, SourceQuery } from '../../federation/index.js';
+import type { RecordMatch } from '../kernel/local-match.js';
 
-const PREFIXED = ['profile.firstName', 'profile.lastName', 'profile.email', 'profile.login'] as const;
+/**
+ * The profile properties a search compares by prefix, each with the mapped record's field it lands in
+ * (`user-record.ts`): the search expression and its twin on mapped records ({@link oktaRecordMatch}) are
+ * both built from this table, so they cannot drift apart.
+ */
+const PREFIXED = {
+  'profile.firstName': (record: RawRecord) => record.attributes?.['first_name'],
+  'profile.lastName': (record: RawRecord) => record.attributes?.['last_name'],
+  'profile.email': (record: RawRecord) => record.email,
+  'profile.login': (record: RawRecord) => record.attributes?.['login'],
+} as const;
+type Prefixed = keyof typeof PREFIXED;
+
+/** A search as alternatives, each a conjunction of `attribute sw value` conditions. */
+type Clauses = readonly (readonly (readonly [Prefixed, string])[])[];
 
 /** The filter every user meets, `DEPROVISIONED` ones included. */
 export const ALL_USERS_FILTER = 'lastUpdated gt "1970-01-01T00:00:00.000Z"';
@@ -29,18 +44,49 @@ export function searchString(text: string): string {
   return JSON.stringify(text);
 }
 
-/** The `search` expression of a non-empty `search_people`, else undefined. */
-export function oktaSearchFor(query: SourceQuery): string | undefined {
+/** The clauses of a non-empty `search_people`, else undefined. */
+function searchClauses(query: SourceQuery): Clauses | undefined {
   if (query.operation !== 'search_people') return undefined;
   const text = query.query.trim();
   if (text === '') return undefined;
-  const terms = PREFIXED.map((attribute) => `${attribute} sw ${searchString(text)}`);
+  const clauses = (Object.keys(PREFIXED) as Prefixed[]).map((attribute) => [[attribute, text] as const]);
   const words = text.split(/\s+/);
   if (words.length === 2)
-    terms.push(
-      `(profile.firstName sw ${searchString(words[0]!)} and profile.lastName sw ${searchString(words[1]!)})`,
+    clauses.push([
+      ['profile.firstName', words[0]!],
+      ['profile.lastName', words[1]!],
+    ]);
+  return clauses;
+}
+
+/** The `search` expression of a non-empty `search_people`, else undefined. */
+export function oktaSearchFor(query: SourceQuery): string | undefined {
+  return searchClauses(query)
+    ?.map((clause) => {
+      const terms = clause.map(([attribute, value]) => `${attribute} sw ${searchString(value)}`);
+      return terms.length === 1 ? terms[0]! : `(${terms.join(' and ')})`;
+    })
+    .join(' or ');
+}
+
+/**
+ * The same match as {@link oktaSearchFor}'s expression, made on mapped records (a cached read selects its
+ * baseline and delta records with it), or undefined for a query that is no search. Okta compares search
+ * values without regard to case, diacritical marks significant: both sides are lower-cased, compared code
+ * point by code point, without Unicode normalisation.
+ */
+export function oktaRecordMatch(query: SourceQuery): RecordMatch | undefined {
+  const clauses = searchClauses(query)?.map((clause) =>
+    clause.map(([attribute, value]) => [PREFIXED[attribute], value.toLowerCase()] as const),
+  );
+  if (clauses === undefined) return undefined;
+  return (record) =>
+    clauses.some((clause) =>
+      clause.every(([field, prefix]) => {
+        const value = field(record);
+        return typeof value === 'string' && value.toLowerCase().startsWith(prefix);
+      }),
     );
-  return terms.join(' or ');
 }
 
 /** The parameters that answer `query` (see the module comment). */

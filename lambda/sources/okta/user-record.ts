@@ -27,6 +27,16 @@ const LIFECYCLE: Readonly<Record<string, string>> = {
   DEPROVISIONED: 'inactive',
 };
 
+/** Record attribute → the profile property it copies, when present. */
+const PROFILE_ATTRIBUTES = [
+  ['login', 'login'],
+  ['first_name', 'firstName'],
+  ['last_name', 'lastName'],
+  ['title', 'title'],
+  ['department', 'department'],
+  ['employee_number', 'employeeNumber'],
+] as const;
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 const text = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
@@ -57,11 +67,10 @@ export function oktaUserMapper(
     const updated = text(item['lastUpdated']);
     const status = text(item['status']);
     const attributes: Record<string, unknown> = {};
-    if (text(profile['login']) !== undefined) attributes['login'] = profile['login'];
     if (status !== undefined) attributes['okta_status'] = status;
-    for (const key of ['title', 'department', 'employeeNumber'] as const)
-      if (text(profile[key]) !== undefined)
-        attributes[key === 'employeeNumber' ? 'employee_number' : key] = profile[key];
+    // First and last name and login are what an Okta search compares (`search.ts`): a cached read matches on them.
+    for (const [key, property] of PROFILE_ATTRIBUTES)
+      if (text(profile[property]) !== undefined) attributes[key] = profile[property];
     const record: RawRecord = {
       source_type: source.source_type,
       source_identity: source.source_identity,

@@ -26,6 +26,15 @@ function primaryValue(list: unknown): string | null {
   return chosen === undefined ? null : (text(at(chosen, 'value')) ?? null);
 }
 
+/** Every `value` of a multi-valued attribute, in order. */
+function allValues(list: unknown): string[] {
+  if (!Array.isArray(list)) return [];
+  return list.flatMap((entry) => {
+    const value = isObject(entry) ? text(at(entry, 'value')) : undefined;
+    return value === undefined ? [] : [value];
+  });
+}
+
 /** Non-secret, commonly useful attributes, only those present. */
 function attributesOf(user: Json): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -34,6 +43,10 @@ function attributesOf(user: Json): Record<string, unknown> {
     if (v !== undefined) out[key] = v;
   };
   put('user_name', at(user, 'userName'));
+  // A search's `co` compares every address (`filters.ts`): a person with several keeps them all, so a cached
+  // read finds them by any of them, as a live one does (the record's `email` is the primary one).
+  const emails = allValues(at(user, 'emails'));
+  if (emails.length > 1) out['emails'] = emails;
   put('title', at(user, 'title'));
   put('user_type', at(user, 'userType'));
   const enterprise = at(user, ENTERPRISE);

@@ -113,7 +113,10 @@ function userOf(person: ProviderPerson): Record<string, unknown> {
     name: { givenName: person.givenName, familyName: person.familyName, formatted: person.displayName },
     title: person.title,
     active: person.active,
-    emails: [{ value: person.email, type: 'work', primary: true }],
+    emails: [
+      { value: person.email, type: 'work', primary: true },
+      ...(person.otherEmails ?? []).map((value) => ({ value, type: 'other' })),
+    ],
     phoneNumbers: [{ value: person.phone, type: 'work', primary: true }],
     [ENTERPRISE]: { department: person.department, employeeNumber: person.id.slice(1) },
     meta: {

@@ -62,4 +62,42 @@ describe('composeSources and the source cache', () => {
     });
     assert.equal(await modeOf(featureless.sources.get('hr-cached')), 'live_provider');
   });
+
+  it('selects a cached okta source’s people with Okta’s prefix search, not the kernel’s containment', async () => {
+    // Prepare: a baseline of two Okta people; only one has a name that starts with the text
+    const provider = new MemoryProvider({ source_type: 'okta', source_identity: 'acme-okta' });
+    provider.upsert('00u1', {
+      display_name: 'Ann Berg',
+      attributes: { first_name: 'Ann', last_name: 'Berg' },
+    });
+    provider.upsert('00u2', {
+      display_name: 'Jo Hanna',
+      attributes: { first_name: 'Jo', last_name: 'Hanna' },
+    });
+    const store = new MemoryBaselineStore();
+    await fullSync(store, 'acme-okta', provider.feed);
+    const okta: SourceDefinition = {
+      source_id: 'acme-okta',
+      adapter: 'okta',
+      options: { org_url: 'https://acme.okta.example', client_id: '0oa1', key_id: 'k1' },
+      credential_ref: 'ACME_OKTA_KEY',
+      cache: { enabled: true, max_staleness: 'PT1H' },
+    };
+    const { sources } = composeSources(LOCAL, {}, silentLogger, {
+      definitions: [okta],
+      cache: { store, feedFor: () => provider.feed },
+    });
+    // Act
+    const result = await runFederation({
+      sources: [sources.get('acme-okta')!],
+      query: { operation: 'search_people', query: 'an' },
+      deadline: Date.now() + 2000,
+    });
+    // Assess: `Ann` starts with the text, `Hanna` only contains it
+    assert.equal(result.metadata.retrieval_mode, 'cache_baseline_with_delta');
+    assert.deepEqual(
+      result.records.map((r) => r.display_name),
+      ['Ann Berg'],
+    );
+  });
 });

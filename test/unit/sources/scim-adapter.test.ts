@@ -73,7 +73,8 @@ describe('the scim adapter', () => {
       email: 'ada@example.com',
       phone: null,
       lifecycle: 'active',
-      attributes: { user_name: 'ada@example.com' },
+      // Every address, as a search's `co` on emails.value compares them all
+      attributes: { user_name: 'ada@example.com', emails: ['other@example.com', 'ada@example.com'] },
     });
     assert.throws(() => map({ ...user, meta: { location: 'https://evil.example/scim/v2/Users/42' } }), {
       code: 'source_identity_mismatch',

@@ -13,6 +13,7 @@ import type {
 } from '../../../../lambda/federation/index.js';
 import {
   adapterChangeFeed,
+  CACHE_KINDS,
   runSyncs,
   syncSource,
   WatermarkExpiredError,
@@ -23,6 +24,7 @@ import type { SourceSpec } from '../../../../lambda/sources/index.js';
 import { createMemoryBaselineStore } from '../../../helpers/memory-baseline-store.js';
 
 const T0 = Date.parse('2026-12-06T12:00:00.000Z');
+const oktaSpec: SourceSpec = { source_id: 'people', adapter: 'okta', options: {} };
 
 function person(
   id: number,
@@ -131,26 +133,28 @@ describe('a source’s sync', () => {
     );
   });
 
-  it('applies a feed’s deletes at once (Okta’s deprovisioned users)', async () => {
+  it('stores a person the provider lists as deprovisioned like any other change, as a live read shows them', async () => {
+    // Prepare: the okta kind's feed over a provider that still lists a deprovisioned user (as Okta does)
     const clock = { t: T0 };
     const store = createMemoryBaselineStore(() => clock.t);
-    const { people, adapter } = provider([person(1), person(2)]);
-    const feed = adapterChangeFeed(adapter, {
-      now: () => clock.t,
-      isGone: (r) => r.attributes?.['okta_status'] === 'DEPROVISIONED',
-    });
-    await syncSource(options(store, feed, clock));
-    people.set(
-      'u-001',
-      person(1, '2026-12-06T12:01:00.000Z', { attributes: { okta_status: 'DEPROVISIONED' } }),
-    );
+    const gone = { attributes: { okta_status: 'DEPROVISIONED' }, lifecycle: 'inactive' };
+    const { people, adapter } = provider([person(1), person(2, undefined, gone)]);
+    const feed = CACHE_KINDS['okta']!.feed(oktaSpec, adapter);
+    assert.equal((await syncSource(options(store, feed, clock))).written, 2);
+    // Act: a third person is deprovisioned at the provider, then a delta sync
+    people.set('u-003', person(3, '2026-12-06T12:01:00.000Z', gone));
     clock.t += 120_000;
     const outcome = await syncSource(options(store, feed, clock));
+    // Assess: nothing removed; both deprovisioned people are in the baseline, inactive
     assert.equal(outcome.result, 'delta');
-    assert.equal(outcome.removed, 1);
+    assert.equal(outcome.removed, 0);
     assert.deepEqual(
-      (await baseline(store)).map((r) => r.external_id),
-      ['u-002'],
+      (await baseline(store)).map((r) => [r.external_id, r.lifecycle ?? null]),
+      [
+        ['u-001', null],
+        ['u-002', 'inactive'],
+        ['u-003', 'inactive'],
+      ],
     );
   });
 
@@ -240,28 +244,6 @@ describe('a source’s sync', () => {
     // A provider that turned out unable to say reports no tombstones
     reported = false;
     assert.equal(feed.tombstones, false);
-  });
-
-  it('counts as removed by a full sync only the records that leave the baseline, not every deprovisioned user listed', async () => {
-    // Prepare: a provider that still lists two deprovisioned users beside one present user
-    const clock = { t: T0 };
-    const store = createMemoryBaselineStore(() => clock.t);
-    const gone = { attributes: { okta_status: 'DEPROVISIONED' } };
-    const { adapter } = provider([person(1), person(2, undefined, gone), person(3, undefined, gone)]);
-    const feed = adapterChangeFeed(adapter, {
-      now: () => clock.t,
-      isGone: (r) => r.attributes?.['okta_status'] === 'DEPROVISIONED',
-    });
-    // Act
-    const outcome = await syncSource(options(store, feed, clock));
-    // Assess: nothing was in the baseline, so nothing was removed
-    assert.equal(outcome.result, 'full');
-    assert.equal(outcome.written, 1);
-    assert.equal(outcome.removed, 0);
-    assert.deepEqual(
-      (await baseline(store)).map((r) => r.external_id),
-      ['u-001'],
-    );
   });
 
   it('stops a full read at the deadline, and the next run resumes it to the same baseline as one uninterrupted read', async () => {
