@@ -245,7 +245,10 @@ export async function createTables(
                   GlobalSecondaryIndexes: indexes.map((index) => ({
                     IndexName: index.name,
                     KeySchema: [{ AttributeName: index.partitionKey.name, KeyType: 'HASH' }],
-                    Projection: { ProjectionType: 'ALL' },
+                    Projection:
+                      index.nonKeyAttributes === undefined
+                        ? { ProjectionType: 'ALL' }
+                        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.nonKeyAttributes] },
                   })),
                 }),
           }),

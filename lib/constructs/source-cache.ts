@@ -99,7 +99,9 @@ export class SourceCache extends Construct {
       this.table.addGlobalSecondaryIndex({
         indexName: index.name,
         partitionKey: { name: index.partitionKey.name, type: AttributeType.STRING },
-        projectionType: ProjectionType.ALL,
+        ...(index.nonKeyAttributes === undefined
+          ? { projectionType: ProjectionType.ALL }
+          : { projectionType: ProjectionType.INCLUDE, nonKeyAttributes: [...index.nonKeyAttributes] }),
       });
     // Exactly the calls the baseline store makes, on this table and on its indexes by name (no Scan, no
     // streams, no index the schema does not declare): cdk-nag finds no wildcard to acknowledge.

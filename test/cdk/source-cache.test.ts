@@ -53,7 +53,7 @@ describe('the source cache stack', () => {
       (baselineTable.globalSecondaryIndexes ?? []).map((i) => [
         i.name,
         [{ AttributeName: i.partitionKey.name, KeyType: 'HASH' }],
-        { ProjectionType: 'ALL' },
+        { ProjectionType: 'INCLUDE', NonKeyAttributes: ['record'] },
       ]),
     );
     assert.deepEqual(props['PointInTimeRecoverySpecification'], { PointInTimeRecoveryEnabled: true });
