@@ -15,7 +15,8 @@ import type {
   SourceQuery,
 } from '../../lambda/federation/index.js';
 import { baselineIndexKeys } from '../../lambda/handlers/compose-baseline.js';
-import { syncSource } from '../../lambda/sources/cache/index.js';
+import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
+import { changeFeedFor, kindMatchFor, syncSource } from '../../lambda/sources/cache/index.js';
 import type { BaselineStore, ChangeFeed, SyncOutcome } from '../../lambda/sources/cache/index.js';
 import { baselineTable } from '../../lib/table-schemas.js';
 import type { SourceSpec } from '../../lambda/sources/index.js';
@@ -155,3 +156,26 @@ export const ZOE_MULLER: ProviderPerson = {
   active: true,
   lastModified: '2026-10-01T10:00:00Z',
 };
+
+/**
+ * `live` cached on `store` as the composition root builds it: the kind's own change feed and search match, a
+ * baseline usable for an hour.
+ */
+export function cachedAsComposed(
+  spec: SourceSpec,
+  live: SourceAdapter,
+  store: BaselineStore,
+): { cached: SourceAdapter; feed: ChangeFeed } {
+  const feed = changeFeedFor(spec, live);
+  assert.ok(feed, `the ${spec.adapter} kind has a change feed`);
+  const match = kindMatchFor(spec.adapter);
+  const cached = createCachedSource({
+    live,
+    sourceId: spec.source_id,
+    store,
+    feed,
+    ...(match === undefined ? {} : { match }),
+    policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
+  });
+  return { cached, feed };
+}

@@ -9,14 +9,13 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Attribute, Change, Client } from 'ldapts';
 import type { SourceAdapter } from '../../lambda/federation/index.js';
-import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { ChangeFeed } from '../../lambda/sources/cache/index.js';
 import type { SourceSpec } from '../../lambda/sources/index.js';
 import { createLdapSource, ldapOptionsFromSpec } from '../../lambda/sources/ldap/index.js';
 import { sambaMissing, startSambaAd, waitForSambaLock } from '../../local/providers/ad/index.js';
 import type { LocalSambaAd } from '../../local/providers/ad/index.js';
 import {
+  cachedAsComposed,
   assertReadsAsLive,
   federatedRead as read,
   searches,
@@ -64,15 +63,7 @@ describe('a cached Active Directory source read against a live read', javaSuite(
       credential: { name: 'ACME_AD_PASSWORD', value: () => Promise.resolve(password) },
     };
     live = createLdapSource(spec, ldapOptionsFromSpec(spec), { allowLoopbackHttp: true });
-    feed = changeFeedFor(spec, live)!;
-    cached = createCachedSource({
-      live,
-      sourceId: SOURCE,
-      store: baseline.store,
-      feed,
-      match: kindMatchFor(spec.adapter)!,
-      policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
-    });
+    ({ cached, feed } = cachedAsComposed(spec, live, baseline.store));
   });
 
   after(async () => {

@@ -8,12 +8,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SourceAdapter } from '../../lambda/federation/index.js';
-import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
+import { kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createEntraSourceFactory } from '../../lambda/sources/entra/index.js';
 import { graphShape, graphUser } from '../../local/providers/graph/users.js';
 import {
+  cachedAsComposed,
   assertReadsAsLive,
   federatedRead as read,
   searches,
@@ -42,17 +42,9 @@ describe('a cached Entra source read against a live read', javaSuite(240_000), (
     baseline = await startLocalBaseline('it-read-entra-');
     const spec = vendors.entraSpec();
     live = createEntraSourceFactory({ allowLoopbackHttp: true, retryJitterMs: [5, 10] })(spec);
-    feed = changeFeedFor(spec, live)!;
-    const match = kindMatchFor(spec.adapter);
-    assert.ok(match, 'the entra kind has its own matcher');
-    cached = createCachedSource({
-      live,
-      sourceId: SOURCE,
-      store: baseline.store,
-      feed,
-      match,
-      policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
-    });
+    assert.ok(kindMatchFor(spec.adapter), 'the entra kind has its own matcher');
+    assert.equal(spec.source_id, SOURCE);
+    ({ cached, feed } = cachedAsComposed(spec, live, baseline.store));
   });
 
   after(async () => {

@@ -9,12 +9,12 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SourceAdapter } from '../../lambda/federation/index.js';
-import { createCachedSource } from '../../lambda/sources/cache/cached-source.js';
-import { changeFeedFor, kindMatchFor } from '../../lambda/sources/cache/index.js';
+import { kindMatchFor } from '../../lambda/sources/cache/index.js';
 import type { ChangeFeed } from '../../lambda/sources/cache/index.js';
 import { createOktaSource, oktaOptionsFromSpec } from '../../lambda/sources/okta/index.js';
 import { oktaUser } from '../../local/providers/okta/users.js';
 import {
+  cachedAsComposed,
   assertReadsAsLive,
   federatedRead as read,
   searches,
@@ -41,17 +41,9 @@ describe('a cached Okta source read against a live read', javaSuite(240_000), ()
     baseline = await startLocalBaseline('it-read-okta-');
     const spec = vendors.oktaSpec();
     live = createOktaSource(spec, oktaOptionsFromSpec(spec, true), { allowLoopbackHttp: true });
-    feed = changeFeedFor(spec, live)!;
-    const match = kindMatchFor(spec.adapter);
-    assert.ok(match, 'the okta kind has its own matcher');
-    cached = createCachedSource({
-      live,
-      sourceId: SOURCE,
-      store: baseline.store,
-      feed,
-      match,
-      policy: { refreshMs: 3_600_000, maxStalenessMs: 3_600_000 },
-    });
+    assert.ok(kindMatchFor(spec.adapter), 'the okta kind has its own matcher');
+    assert.equal(spec.source_id, SOURCE);
+    ({ cached, feed } = cachedAsComposed(spec, live, baseline.store));
   });
 
   after(async () => {
