@@ -14,8 +14,6 @@ export interface KeyAttribute {
 export interface IndexSchema {
   name: string;
   partitionKey: KeyAttribute;
-  /** The attributes besides the keys the index holds a copy of. @default every attribute */
-  nonKeyAttributes?: readonly string[];
 }
 
 /** One table: keys, TTL attribute, billing, and the environment variable its name is passed in. */
@@ -95,8 +93,7 @@ export const rateLimitsTable: TableSchema = {
 /**
  * The source cache's baselines, single-table `pk` (S) + `sk` (S): per source a sync-state item and one item per
  * record, with three sparse indexes so a lookup by record ref, email or phone is a keyed Query
- * (`lambda/aws/dynamodb/dynamodb-baseline-store.ts`). The indexes hold the record alone, not the sync's stamp:
- * a full sync re-putting an unchanged record then writes the table only, not the three indexes.
+ * (`lambda/aws/dynamodb/dynamodb-baseline-store.ts`).
  */
 export const baselineTable: TableSchema = {
   id: 'baseline',
@@ -106,9 +103,9 @@ export const baselineTable: TableSchema = {
   billingMode: 'PAY_PER_REQUEST',
   envVar: 'BOS_BASELINE_TABLE',
   globalSecondaryIndexes: [
-    { name: 'byRef', partitionKey: stringKey('refKey'), nonKeyAttributes: ['record'] },
-    { name: 'byEmail', partitionKey: stringKey('emailKey'), nonKeyAttributes: ['record'] },
-    { name: 'byPhone', partitionKey: stringKey('phoneKey'), nonKeyAttributes: ['record'] },
+    { name: 'byRef', partitionKey: stringKey('refKey') },
+    { name: 'byEmail', partitionKey: stringKey('emailKey') },
+    { name: 'byPhone', partitionKey: stringKey('phoneKey') },
   ],
 };
 

@@ -245,10 +245,7 @@ export async function createTables(
                   GlobalSecondaryIndexes: indexes.map((index) => ({
                     IndexName: index.name,
                     KeySchema: [{ AttributeName: index.partitionKey.name, KeyType: 'HASH' }],
-                    Projection:
-                      index.nonKeyAttributes === undefined
-                        ? { ProjectionType: 'ALL' }
-                        : { ProjectionType: 'INCLUDE', NonKeyAttributes: [...index.nonKeyAttributes] },
+                    Projection: { ProjectionType: 'ALL' },
                   })),
                 }),
           }),

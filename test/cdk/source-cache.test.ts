@@ -53,7 +53,7 @@ describe('the source cache stack', () => {
       (baselineTable.globalSecondaryIndexes ?? []).map((i) => [
         i.name,
         [{ AttributeName: i.partitionKey.name, KeyType: 'HASH' }],
-        { ProjectionType: 'INCLUDE', NonKeyAttributes: ['record'] },
+        { ProjectionType: 'ALL' },
       ]),
     );
     assert.deepEqual(props['PointInTimeRecoverySpecification'], { PointInTimeRecoveryEnabled: true });
