@@ -17,26 +17,23 @@
  * state item, and the sweep that decides which records a full sync did not see, read strongly consistent.
  */
 import {
-  BatchWriteItemCommand,
   DeleteItemCommand,
   GetItemCommand,
   PutItemCommand,
-  QueryCommand,
   UpdateItemCommand,
 } from '@aws-sdk/client-dynamodb';
 import type {
   AttributeValue,
-  BatchWriteItemCommandOutput,
   DeleteItemCommandOutput,
   DynamoDBClient,
   GetItemCommandOutput,
   PutItemCommandOutput,
   QueryCommandInput,
   QueryCommandOutput,
-  WriteRequest,
 } from '@aws-sdk/client-dynamodb';
 import { StoreUnavailableError } from '../../mcp/index.js';
 import type { StoredLease, StoredLookup, StoredRecord, StoredState } from './dynamodb-baseline-shapes.js';
+import { BaselineTableRequests } from './dynamodb-baseline-table.js';
 import { storeFailure } from './store-outage.js';
 
 /** Options of {@link DynamoDbBaselineStore}. */
@@ -54,10 +51,6 @@ type Item = Record<string, AttributeValue>;
 const STATE_SK = 'STATE';
 const REGISTRY_PK = 'SOURCES';
 const RECORD_PREFIX = 'R#';
-/** BatchWriteItem takes at most 25 requests. */
-const BATCH = 25;
-/** Tries of a batch whose items DynamoDB left unprocessed (throttling) before the write fails. */
-const UNPROCESSED_TRIES = 8;
 const STATE_FIELDS = ['status', 'watermark', 'lastFullSyncAt', 'lastDeltaSyncAt', 'checkpoint'] as const;
 const INDEXES = [
   ['recordRef', 'refKey', 'byRef'],
@@ -79,18 +72,20 @@ const failure = (error: unknown): Error =>
 export class DynamoDbBaselineStore<R extends StoredRecord> {
   readonly #client: DynamoDBClient;
   readonly #table: string;
+  readonly #io: BaselineTableRequests;
   readonly #indexKeys: (record: R) => StoredLookup;
   readonly #now: () => number;
 
   constructor(options: DynamoDbBaselineStoreOptions<R>) {
     this.#client = options.client;
     this.#table = options.tableName;
+    this.#io = new BaselineTableRequests(options.client, options.tableName, failure);
     this.#indexKeys = options.indexKeys;
     this.#now = options.now ?? Date.now;
   }
 
   async readState(sourceId: string): Promise<StoredState | undefined> {
-    const { Item: item } = await this.#send<GetItemCommandOutput>(
+    const { Item: item } = await this.#io.send<GetItemCommandOutput>(
       new GetItemCommand({
         TableName: this.#table,
         Key: { pk: { S: partition(sourceId) }, sk: { S: STATE_SK } },
@@ -119,7 +114,7 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
         values[`:${field}`] = { S: value };
       }
     }
-    await this.#send<unknown>(
+    await this.#io.send<unknown>(
       new UpdateItemCommand({
         TableName: this.#table,
         Key: { pk: { S: partition(state.sourceId) }, sk: { S: STATE_SK } },
@@ -128,11 +123,11 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
         ExpressionAttributeValues: values,
       }),
     );
-    await this.#write([{ PutRequest: { Item: { pk: { S: REGISTRY_PK }, sk: { S: state.sourceId } } } }]);
+    await this.#io.write([{ PutRequest: { Item: { pk: { S: REGISTRY_PK }, sk: { S: state.sourceId } } } }]);
   }
 
   async sourceIds(): Promise<readonly string[]> {
-    const items = await this.#collect({
+    const items = await this.#io.collect({
       TableName: this.#table,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': { S: REGISTRY_PK } },
@@ -196,7 +191,7 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
       ProjectionExpression: '#record',
       ExpressionAttributeNames: { '#record': 'record' },
     });
-    for await (const items of this.#pages(query, signal, [firstPageSize, pageSize]))
+    for await (const items of this.#io.pages(query, signal, [firstPageSize, pageSize]))
       if (items.length > 0) yield items.map((item) => this.#record(item));
   }
 
@@ -205,7 +200,7 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
       const value = lookup[field];
       if (value === undefined) return [];
       return [
-        this.#collect({
+        this.#io.collect({
           TableName: this.#table,
           IndexName: index,
           KeyConditionExpression: `${attribute} = :key`,
@@ -227,7 +222,7 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
 
   /** A full sync's records, stamped, in batches of 25 (BatchWriteItem says nothing of what it replaced). */
   async put(sourceId: string, records: readonly R[], syncId?: string): Promise<void> {
-    await this.#write(
+    await this.#io.write(
       records.map((record) => ({ PutRequest: { Item: this.#recordItem(sourceId, record, syncId) } })),
     );
   }
@@ -237,8 +232,8 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
    * capacity): a record that replaced nothing is new to the baseline. Up to 25 calls at a time.
    */
   async upsert(sourceId: string, records: readonly R[]): Promise<number> {
-    return this.#countEach(records, (record) =>
-      this.#send<PutItemCommandOutput>(
+    return this.#io.countEach(records, (record) =>
+      this.#io.send<PutItemCommandOutput>(
         new PutItemCommand({
           TableName: this.#table,
           Item: this.#recordItem(sourceId, record, undefined),
@@ -250,8 +245,8 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
 
   /** Each a DeleteItem returning the item it deleted, so ids the baseline never held are not counted. */
   async remove(sourceId: string, externalIds: readonly string[]): Promise<number> {
-    const deleted = await this.#countEach(externalIds, (id) =>
-      this.#send<DeleteItemCommandOutput>(
+    const deleted = await this.#io.countEach(externalIds, (id) =>
+      this.#io.send<DeleteItemCommandOutput>(
         new DeleteItemCommand({
           TableName: this.#table,
           Key: { pk: { S: partition(sourceId) }, sk: { S: `${RECORD_PREFIX}${id}` } },
@@ -278,22 +273,22 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
       ConsistentRead: true,
     });
     const count = (output: QueryCommandOutput) => (scanned += output.ScannedCount ?? 0);
-    for await (const page of this.#pages(input, undefined, undefined, count)) stale.push(...page);
-    await this.#write(
+    for await (const page of this.#io.pages(input, undefined, undefined, count)) stale.push(...page);
+    await this.#io.write(
       stale.map((item) => ({ DeleteRequest: { Key: { pk: item['pk']!, sk: item['sk']! } } })),
     );
     return { removed: stale.length, kept: scanned - stale.length };
   }
 
   async purge(sourceId: string): Promise<void> {
-    const items = await this.#collect({
+    const items = await this.#io.collect({
       TableName: this.#table,
       KeyConditionExpression: 'pk = :pk',
       ExpressionAttributeValues: { ':pk': { S: partition(sourceId) } },
       ProjectionExpression: 'pk, sk',
     });
     const registry = { pk: { S: REGISTRY_PK }, sk: { S: sourceId } };
-    await this.#write(
+    await this.#io.write(
       [...items.map((item) => ({ pk: item['pk']!, sk: item['sk']! })), registry].map((Key) => ({
         DeleteRequest: { Key },
       })),
@@ -330,79 +325,5 @@ export class DynamoDbBaselineStore<R extends StoredRecord> {
 
   #record(item: Item): R {
     return JSON.parse(item['record']?.S ?? 'null') as R;
-  }
-
-  /**
-   * Every page of a Query, following `LastEvaluatedKey` (each page is at most 1 MB); with `limits`, the first
-   * page asks for at most `limits[0]` items and every later one for at most `limits[1]`. `onOutput` sees each
-   * page's whole answer (its counts).
-   */
-  async *#pages(
-    input: QueryCommandInput,
-    signal?: AbortSignal,
-    limits?: readonly [number, number],
-    onOutput?: (output: QueryCommandOutput) => void,
-  ): AsyncIterable<Item[]> {
-    let start: Item | undefined;
-    do {
-      signal?.throwIfAborted();
-      const limit = limits?.[start === undefined ? 0 : 1];
-      const page = await this.#send<QueryCommandOutput>(
-        new QueryCommand({
-          ...input,
-          ...(limit === undefined ? {} : { Limit: limit }),
-          ...(start === undefined ? {} : { ExclusiveStartKey: start }),
-        }),
-        signal,
-      );
-      onOutput?.(page);
-      yield page.Items ?? [];
-      start = page.LastEvaluatedKey;
-    } while (start !== undefined);
-  }
-
-  async #collect(input: QueryCommandInput): Promise<Item[]> {
-    const items: Item[] = [];
-    for await (const page of this.#pages(input)) items.push(...page);
-    return items;
-  }
-
-  /** Runs `call` for each item, up to a batch at a time; resolves to how many answers replaced nothing. */
-  async #countEach<T>(
-    items: readonly T[],
-    call: (item: T) => Promise<{ Attributes?: Item }>,
-  ): Promise<number> {
-    let fresh = 0;
-    for (let at = 0; at < items.length; at += BATCH) {
-      const answers = await Promise.all(items.slice(at, at + BATCH).map(call));
-      fresh += answers.filter((answer) => answer.Attributes === undefined).length;
-    }
-    return fresh;
-  }
-
-  async #write(requests: readonly WriteRequest[]): Promise<void> {
-    for (let at = 0; at < requests.length; at += BATCH) {
-      let pending = requests.slice(at, at + BATCH);
-      for (let tries = 0; pending.length > 0; tries += 1) {
-        if (tries === UNPROCESSED_TRIES) throw failure(new Error('DynamoDB left items unprocessed'));
-        if (tries > 0) await new Promise((resolve) => setTimeout(resolve, 50 * 2 ** tries));
-        const output = await this.#send<BatchWriteItemCommandOutput>(
-          new BatchWriteItemCommand({ RequestItems: { [this.#table]: pending } }),
-        );
-        pending = output.UnprocessedItems?.[this.#table] ?? [];
-      }
-    }
-  }
-
-  async #send<T>(command: object, signal?: AbortSignal): Promise<T> {
-    try {
-      // One generic path for every command type; the SDK's overloads do not accept a union of commands.
-      const client = this.#client as unknown as {
-        send(command: object, options: { abortSignal?: AbortSignal }): Promise<T>;
-      };
-      return await client.send(command, signal === undefined ? {} : { abortSignal: signal });
-    } catch (error) {
-      throw failure(error);
-    }
   }
 }
